@@ -1,0 +1,274 @@
+"""The def-level entry points of the compiled core: arrays in, arrays out, return codes for errors.
+
+Callers (nardy.engine) pass C-contiguous int8 arrays and rules as a tuple of small ints, and
+turn the return codes into nardy's exceptions: 0 = fine, > 0 = nardy.status.Status flags of an
+invalid position, GAME_OVER = a side has already borne off all 15, FULL never escapes (buffers
+grow and the call is repeated).
+"""
+
+import numpy as np
+
+from nardy.errors import InvalidPositionError
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+
+from nardy._board cimport VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, mover_on_board, opponent_on_board, pips as c_pips, rules_t
+from nardy._board cimport status as c_status
+from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_moves, gen_t, perft as c_perft
+
+cdef enum:
+    C_OK = 0
+    C_GAME_OVER = -1
+    C_BAD_DICE = -2
+
+OK = C_OK
+GAME_OVER = C_GAME_OVER
+BAD_DICE = C_BAD_DICE
+
+
+cdef rules_t as_rules(tuple codes) except *:
+    cdef rules_t r
+    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = codes
+    return r
+
+
+cdef const int8_t* board_pointer(bytes board) except NULL:
+    if len(board) != VIEW:
+        raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}")
+    return <const int8_t*><const char*>board
+
+
+cdef inline int check(const int8_t* b, const rules_t* r) noexcept nogil:
+    """0 for a playable board, its status flags if invalid, GAME_OVER if a side has finished."""
+    cdef uint32_t flags = c_status(b, r)
+    if flags:
+        return <int>flags
+    if mover_on_board(b) == 0 or opponent_on_board(b) == 0:
+        return C_GAME_OVER
+    return C_OK
+
+
+def status(const int8_t[:, ::1] views, tuple rules):
+    """Status flags of each row (n x 26 mover's-view int8) -> uint32 (n,)."""
+    cdef rules_t r = as_rules(rules)
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty(n, np.uint32)
+    cdef uint32_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = c_status(&views[i, 0], &r)
+    return out
+
+
+def blocks(const int8_t[:, ::1] views, tuple rules):
+    """Illegal six-blocks of each row -> uint8 (n,): bit 0 the mover holds one, bit 1 the opponent."""
+    cdef rules_t r = as_rules(rules)
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty(n, np.uint8)
+    cdef uint8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = illegal_block_mover(&views[i, 0], &r) | (illegal_block_opponent(&views[i, 0], &r) << 1)
+    return out
+
+
+def pips(const int8_t[:, ::1] views, int variant):
+    """Pip counts (mover's, opponent's) of each row -> int32 (n, 2)."""
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty((n, 2), np.int32)
+    cdef int32_t[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            c_pips(&views[i, 0], variant, &o[i, 0])
+    return out
+
+
+def flip(const int8_t[:, ::1] views, int variant):
+    """Each row seen by the other side (the turn passed) -> int8 (n, 26)."""
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty((n, VIEW), np.int8)
+    cdef int8_t[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            c_flip(&views[i, 0], &o[i, 0], variant)
+    return out
+
+
+cdef class Generator:
+    """A reusable move generator (one per thread): buffers grow as needed and are kept."""
+
+    cdef gen_t g
+    cdef int cap, seq_cap
+
+    def __cinit__(self, int cap=256, int seq_cap=0):
+        self.cap = cap
+        self.seq_cap = seq_cap
+        if gen_alloc(&self.g, cap, seq_cap) < 0:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        gen_free(&self.g)
+
+    cdef int _grow(self) except -1:
+        gen_free(&self.g)
+        self.cap *= 4
+        if self.seq_cap:
+            self.seq_cap *= 4
+        if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
+            raise MemoryError()
+        return 0
+
+    def moves(self, bytes board, int d1, int d2, tuple rules):
+        """(code, n, children bytes n x 26, moves bytes n x 8) for one board and roll."""
+        cdef rules_t r = as_rules(rules)
+        cdef const int8_t* view = board_pointer(board)
+        cdef int code, n
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            return BAD_DICE, 0, b"", b""
+        code = check(view, &r)
+        if code != C_OK:
+            return code, 0, b"", b""
+        while True:
+            self.g.rules = r
+            self.g.store = True
+            self.g.want_sequences = False
+            with nogil:
+                n = gen_moves(&self.g, view, d1, d2)
+            if n >= 0:
+                break
+            self._grow()
+        return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
+                PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+
+    def sequences(self, bytes board, int d1, int d2, tuple rules):
+        """(code, children n x 26, moves n x 8, sequences k x 8, result index k) as arrays."""
+        cdef rules_t r = as_rules(rules)
+        cdef const int8_t* view = board_pointer(board)
+        cdef int code, n
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            return BAD_DICE, None, None, None, None
+        code = check(view, &r)
+        if code != C_OK:
+            return code, None, None, None, None
+        if self.seq_cap == 0:
+            self.seq_cap = 4 * self.cap
+            self._grow()
+        while True:
+            self.g.rules = r
+            self.g.store = True
+            self.g.want_sequences = True
+            with nogil:
+                n = gen_moves(&self.g, view, d1, d2)
+            if n >= 0:
+                break
+            self._grow()
+        k = self.g.nseq
+        children = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW), np.int8).reshape(n, VIEW)
+        moves = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES), np.int8).reshape(n, MOVE_BYTES)
+        seqs = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.seqs, k * MOVE_BYTES), np.int8).reshape(k, MOVE_BYTES)
+        index = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.seq_result, k * 4), np.int32)
+        return OK, children, moves, seqs, index
+
+
+def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
+    """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
+
+    Row i's results are children[offsets[i]:offsets[i+1]]. On a bad row nothing is generated:
+    code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags).
+    """
+    cdef rules_t r = as_rules(rules)
+    cdef Py_ssize_t i, n = views.shape[0]
+    cdef int code = C_OK, got, per_row = 1024
+    cdef Py_ssize_t bad = -1, total = 0, capacity = 0
+    cdef int8_t* out = NULL
+    cdef int8_t* moves = NULL
+    cdef void* grown
+    cdef gen_t g
+    if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
+        raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
+    offsets = np.empty(n + 1, np.int64)
+    cdef int64_t[::1] off = offsets
+    with nogil:
+        for i in range(n):
+            if not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+                code = C_BAD_DICE
+            else:
+                code = check(&views[i, 0], &r)
+            if code != C_OK:
+                bad = i
+                break
+    if code != C_OK:
+        return code, bad, None, None, None
+    if gen_alloc(&g, per_row, 0) < 0:
+        raise MemoryError()
+    g.rules = r
+    g.store = True
+    g.want_sequences = False
+    try:
+        with nogil:
+            off[0] = 0
+            i = 0
+            while i < n:
+                if capacity - total < per_row:
+                    capacity = 2 * capacity + 16 * per_row
+                    grown = realloc(out, capacity * VIEW)
+                    if grown == NULL:
+                        break
+                    out = <int8_t*>grown
+                    grown = realloc(moves, capacity * MOVE_BYTES)
+                    if grown == NULL:
+                        break
+                    moves = <int8_t*>grown
+                got = gen_moves(&g, &views[i, 0], rolls[i, 0], rolls[i, 1])
+                if got < 0:  # more results than per_row: a larger generator, same row
+                    gen_free(&g)
+                    per_row *= 4
+                    if gen_alloc(&g, per_row, 0) < 0:
+                        break
+                    g.rules = r
+                    g.store = True
+                    continue
+                memcpy(out + total * VIEW, g.out, got * VIEW)
+                memcpy(moves + total * MOVE_BYTES, g.moves, got * MOVE_BYTES)
+                total += got
+                off[i + 1] = total
+                i += 1
+        if i < n:
+            raise MemoryError()
+        children = np.empty((total, VIEW), np.int8)
+        move_array = np.empty((total, MOVE_BYTES), np.int8)
+        if total:
+            memcpy(_data(children), out, total * VIEW)
+            memcpy(_data(move_array), moves, total * MOVE_BYTES)
+    finally:
+        gen_free(&g)
+        free(out)
+        free(moves)
+    return OK, -1, children, offsets, move_array
+
+
+cdef void* _data(object array) except NULL:
+    cdef int8_t[:, ::1] view = array
+    return &view[0, 0]
+
+
+def perft(bytes board, int depth, tuple rules):
+    """(code, count): RULES.md section 7 perft of one board (26 int8 bytes)."""
+    cdef rules_t r = as_rules(rules)
+    cdef const int8_t* view = board_pointer(board)
+    cdef int code = c_status(view, &r)
+    cdef int cap = 1024
+    cdef int64_t count
+    if code:
+        return code, 0
+    if mover_on_board(view) == 0 or opponent_on_board(view) == 0:
+        return OK, 1  # a game that has ended is a leaf
+    while True:
+        with nogil:
+            count = c_perft(view, depth, &r, cap)
+        if count >= 0:
+            return OK, count
+        cap *= 4

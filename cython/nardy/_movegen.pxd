@@ -1,0 +1,55 @@
+# Move generation over the mover's-view array: the distinct results of a (position, roll),
+# with one representative step sequence each and, on request, every step sequence.
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+
+from nardy._board cimport rules_t
+
+cdef enum:
+    MOVE_BYTES = 8      # a step sequence: up to four (from, to) pairs, -1 padded; 25 = bar, 0 = off
+
+cdef struct gen_t:
+    # fixed for one (position, roll)
+    rules_t rules
+    int dice[4]           # the dice to play, larger first; four equal dice for a double
+    int ndice
+    int head_limit        # checkers that may leave the head this turn
+    uint32_t open_points  # bit p-1: the mover may land on point p (constant for a turn)
+    uint32_t forbidden    # long: block starts (opponent's numbers) that are illegal
+    bint step_check       # long, block_timing "step": judge blocks after every step
+    bint end_check        # long, block_timing "end": judge blocks at the end only
+    bint canonical        # double played in non-increasing source order: no duplicates
+    bint store            # write result boards and moves (else only count them)
+    bint want_sequences   # also record every step sequence
+    # the position while a turn is walked
+    int8_t b[26]
+    uint32_t mover        # bit p-1: the mover holds point p
+    int outside           # mover's checkers on points 7..25 (bearing off needs 0)
+    int on_board          # mover's checkers not borne off
+    int heads             # checkers taken from the head so far
+    int first_die         # die of the first step (larger-die rule)
+    int8_t path[8]        # (from, to) of the steps so far
+    # results: at most `cap`; each reached by `best` steps
+    int best
+    int n
+    int cap
+    int8_t* out           # cap x 26 result boards (mover's view, before the turn passes)
+    int8_t* moves         # cap x 8 representative step sequences
+    uint8_t* larger       # 1 = this result can be reached by playing the larger die
+    # every step sequence (want_sequences)
+    int nseq
+    int seq_cap
+    int8_t* seqs          # seq_cap x 8
+    int32_t* seq_result   # result index of each sequence
+    uint8_t* seq_larger
+    # de-duplication: open addressing over result indices, stamped so that it never needs clearing
+    int32_t* slots
+    uint32_t* stamps
+    uint32_t stamp
+    uint32_t table_mask
+    int overflow          # a buffer was too small: the caller grows it and calls again
+
+cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil
+cdef void gen_free(gen_t* g) noexcept nogil
+cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil
+cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil

@@ -1,0 +1,401 @@
+"""Move generation in the compiled core (RULES.md sections 3 to 5), without the GIL.
+
+A turn is walked depth-first, one step per level, over occupancy words: the sources of a
+die d are `mover & (open_points << d)`, plus the bar and one bearing-off source. A double is
+walked in non-increasing source order, which reaches every multiset of steps exactly once;
+since a double's multiset of steps is determined by its result, that needs no de-duplication
+(unless a six-block judged after every step could make the order matter: then, as for
+non-doubles, every order is walked and results are de-duplicated by hash). The first sequence
+found for each result is the lexicographically first by (larger die, higher source) per step,
+the same representative as the reference's.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from nardy._board cimport (
+    ALL_POINTS, BAR, BLOCK_NONE, CHECKERS, HEAD, HEAD_NONE, HEAD_PERMISSION, HEAD_STRICT, LONG,
+    SHORT, TIMING_END, TIMING_STEP, VIEW, __builtin_clz, __builtin_ctz, flip, forbidden_starts,
+    mover_mask, mover_on_board, opponent_mask, opponent_on_board, rotate12, rules_t, runs6,
+)
+
+DEF BAR_BIT = 1 << 24
+
+
+cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil:
+    """Allocate buffers for `cap` results (and `seq_cap` sequences); 0, or -1 without memory."""
+    cdef uint32_t size = 16
+    memset(g, 0, sizeof(gen_t))
+    while size < <uint32_t>(2 * cap):
+        size <<= 1
+    g.cap = cap
+    g.seq_cap = seq_cap
+    g.out = <int8_t*>malloc(cap * VIEW)
+    g.moves = <int8_t*>malloc(cap * MOVE_BYTES)
+    g.larger = <uint8_t*>malloc(cap)
+    g.slots = <int32_t*>malloc(size * sizeof(int32_t))
+    g.stamps = <uint32_t*>calloc(size, sizeof(uint32_t))
+    g.table_mask = size - 1
+    if seq_cap > 0:
+        g.seqs = <int8_t*>malloc(seq_cap * MOVE_BYTES)
+        g.seq_result = <int32_t*>malloc(seq_cap * sizeof(int32_t))
+        g.seq_larger = <uint8_t*>malloc(seq_cap)
+    if not (g.out and g.moves and g.larger and g.slots and g.stamps) or (
+        seq_cap > 0 and not (g.seqs and g.seq_result and g.seq_larger)
+    ):
+        gen_free(g)
+        return -1
+    return 0
+
+
+cdef void gen_free(gen_t* g) noexcept nogil:
+    free(g.out)
+    free(g.moves)
+    free(g.larger)
+    free(g.slots)
+    free(g.stamps)
+    free(g.seqs)
+    free(g.seq_result)
+    free(g.seq_larger)
+    memset(g, 0, sizeof(gen_t))
+
+
+cdef inline uint64_t board_hash(const int8_t* b) noexcept nogil:
+    cdef uint64_t w0, w1, w2
+    cdef uint32_t w3 = 0
+    memcpy(&w0, b, 8)
+    memcpy(&w1, b + 8, 8)
+    memcpy(&w2, b + 16, 8)
+    memcpy(&w3, b + 24, 2)
+    cdef uint64_t h = (w0 * 0x9E3779B97F4A7C15ULL) ^ (w1 * 0xC2B2AE3D27D4EB4FULL)
+    h ^= (w2 * 0x165667B19E3779F9ULL) ^ (<uint64_t>w3 * 0xD6E8FEB86659FD93ULL)
+    return h ^ (h >> 29)
+
+
+cdef inline void clear_results(gen_t* g) noexcept nogil:
+    g.n = 0
+    g.nseq = 0
+    g.stamp += 1
+    if g.stamp == 0:  # wrapped: forget every old stamp
+        memset(g.stamps, 0, (g.table_mask + 1) * sizeof(uint32_t))
+        g.stamp = 1
+
+
+cdef int record(gen_t* g, int depth) noexcept nogil:
+    """Record the current board as a candidate reached in `depth` steps; -1 when full."""
+    cdef int idx = -1, k
+    cdef uint32_t slot = 0
+    cdef uint8_t with_larger = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
+    if depth < g.best:
+        return 0
+    if depth > g.best:
+        g.best = depth
+        clear_results(g)
+    if not g.canonical:
+        slot = <uint32_t>board_hash(g.b) & g.table_mask
+        while g.stamps[slot] == g.stamp:
+            if memcmp(g.out + g.slots[slot] * VIEW, g.b, VIEW) == 0:
+                idx = g.slots[slot]
+                g.larger[idx] |= with_larger
+                break
+            slot = (slot + 1) & g.table_mask
+    if idx < 0:
+        if g.n >= g.cap:
+            g.overflow = 1
+            return -1
+        idx = g.n
+        g.n += 1
+        if g.store or not g.canonical:  # de-duplication compares stored boards
+            memcpy(g.out + idx * VIEW, g.b, VIEW)
+            memcpy(g.moves + idx * MOVE_BYTES, g.path, MOVE_BYTES)
+            for k in range(2 * depth, MOVE_BYTES):
+                g.moves[idx * MOVE_BYTES + k] = -1
+        g.larger[idx] = with_larger
+        if not g.canonical:
+            g.stamps[slot] = g.stamp
+            g.slots[slot] = idx
+    if g.want_sequences:
+        if g.nseq >= g.seq_cap:
+            g.overflow = 1
+            return -1
+        memcpy(g.seqs + g.nseq * MOVE_BYTES, g.path, MOVE_BYTES)
+        for k in range(2 * depth, MOVE_BYTES):
+            g.seqs[g.nseq * MOVE_BYTES + k] = -1
+        g.seq_result[g.nseq] = idx
+        g.seq_larger[g.nseq] = with_larger
+        g.nseq += 1
+    return 0
+
+
+cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
+    """Bits p-1 of the points a checker may leave with die d (bit 24 = the bar)."""
+    cdef uint32_t srcs
+    cdef int top
+    if g.b[BAR] > 0:  # short nardy: the bar first; a die d enters at point 25-d
+        return BAR_BIT if (g.open_points >> (24 - d)) & 1 else 0
+    srcs = g.mover & (g.open_points << d) & ALL_POINTS
+    if g.heads >= g.head_limit:
+        srcs &= ~(<uint32_t>1 << (HEAD - 1))
+    if g.outside == 0 and g.mover != 0:
+        if g.b[d] > 0:
+            srcs |= <uint32_t>1 << (d - 1)  # bear off with the exact die
+        else:
+            top = 32 - __builtin_clz(g.mover)
+            if top < d:
+                srcs |= <uint32_t>1 << (top - 1)  # bear off the highest checker with a larger die
+    return srcs
+
+
+cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
+    """Walk every continuation of the current turn; the most steps of a candidate below, or -2 if full."""
+    cdef int sub = -1, r, i, j, d, src, dst, src_bit
+    cdef bint seen, hit
+    cdef uint32_t srcs, old_mover
+    cdef int old_outside, old_on_board
+    if g.on_board > 0 and depth < g.ndice:
+        for i in range(g.ndice):
+            if used & (1 << i):
+                continue
+            d = g.dice[i]
+            seen = False
+            for j in range(i):
+                if not used & (1 << j) and g.dice[j] == d:
+                    seen = True
+            if seen:
+                continue
+            srcs = sources(g, d)
+            if g.canonical:
+                srcs &= (<uint32_t>2 << (max_src - 1)) - 1
+            while srcs:
+                src_bit = 31 - __builtin_clz(srcs)
+                srcs &= ~(<uint32_t>1 << src_bit)
+                src = src_bit + 1
+                dst = src - d
+                # apply the step
+                old_mover = g.mover
+                old_outside = g.outside
+                old_on_board = g.on_board
+                g.b[src] -= 1
+                if src <= 24 and g.b[src] == 0:
+                    g.mover &= ~(<uint32_t>1 << src_bit)
+                hit = False
+                if dst >= 1:
+                    if g.b[dst] == -1:
+                        hit = True
+                        g.b[dst] = 0
+                        g.b[0] -= 1
+                    g.b[dst] += 1
+                    g.mover |= <uint32_t>1 << (dst - 1)
+                    if src >= 7 and dst <= 6:
+                        g.outside -= 1
+                else:
+                    dst = 0
+                    g.on_board -= 1
+                if src == HEAD and g.rules.variant == LONG:
+                    g.heads += 1
+                g.path[2 * depth] = src
+                g.path[2 * depth + 1] = dst
+                if depth == 0:
+                    g.first_die = d
+                if not (g.step_check and (runs6(rotate12(g.mover)) & g.forbidden)):
+                    r = walk(g, depth + 1, used | (1 << i), src)
+                    if r == -2:
+                        return -2
+                    if r > sub:
+                        sub = r
+                # undo the step
+                if src == HEAD and g.rules.variant == LONG:
+                    g.heads -= 1
+                if dst >= 1:
+                    g.b[dst] -= 1
+                    if hit:
+                        g.b[dst] = -1
+                        g.b[0] += 1
+                g.b[src] += 1
+                g.mover = old_mover
+                g.outside = old_outside
+                g.on_board = old_on_board
+    if sub > depth:
+        return sub
+    if g.end_check and (runs6(rotate12(g.mover)) & g.forbidden):
+        return sub
+    if record(g, depth) < 0:
+        return -2
+    return depth
+
+
+cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
+    """Checkers that may leave the head this turn (RULES.md 4: head rule, first-turn exception)."""
+    cdef int p
+    if r.variant == SHORT:
+        return CHECKERS
+    if b[HEAD] == CHECKERS and d1 == d2 and (d1 == 3 or d1 == 4 or d1 == 6):
+        if r.head_exception == HEAD_PERMISSION:
+            return 2
+        if r.head_exception == HEAD_STRICT:
+            p = HEAD - d1
+            while p > 12:
+                if b[p] < 0:
+                    return 1
+                p -= d1
+            return 2
+    return 1
+
+
+cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
+    """The distinct results of rolling d1-d2 on a valid, unfinished board: their number, or -1 if full.
+
+    Results are g.out[0:n] with representatives g.moves[0:n]; a roll that cannot be played
+    gives one result, the board itself, with an empty move.
+    """
+    cdef int p, k, i, j, n
+    cdef uint32_t reach
+    cdef bint blocks = g.rules.variant == LONG and g.rules.block_rule != BLOCK_NONE
+    memcpy(g.b, b, VIEW)
+    g.overflow = 0
+    g.best = 0
+    clear_results(g)
+    if d1 < d2:
+        d1, d2 = d2, d1
+    g.ndice = 4 if d1 == d2 else 2
+    for k in range(g.ndice):
+        g.dice[k] = d1
+    g.dice[1] = d2
+    g.mover = mover_mask(b)
+    g.open_points = 0
+    for p in range(1, 25):
+        if b[p] >= (-1 if g.rules.variant == SHORT else 0):
+            g.open_points |= <uint32_t>1 << (p - 1)
+    g.outside = b[BAR]
+    for p in range(7, 25):
+        if b[p] > 0:
+            g.outside += b[p]
+    g.on_board = mover_on_board(b)
+    g.heads = 0
+    g.head_limit = head_limit(b, d1, d2, &g.rules)
+    g.forbidden = 0
+    if blocks:
+        g.forbidden = forbidden_starts(
+            rotate12(opponent_mask(b)), CHECKERS - opponent_on_board(b), g.rules.block_rule
+        )
+    g.step_check = blocks and g.rules.block_timing == TIMING_STEP and g.forbidden != 0
+    g.end_check = blocks and g.rules.block_timing == TIMING_END and g.forbidden != 0
+    g.canonical = d1 == d2 and not g.want_sequences
+    if g.canonical and g.step_check:
+        # the order of a double's steps matters only if a transient block could form
+        reach = g.mover | (g.mover >> d1) | (g.mover >> (2 * d1)) | (g.mover >> (3 * d1)) | (g.mover >> (4 * d1))
+        g.canonical = (runs6(rotate12(reach)) & g.forbidden) == 0
+    if walk(g, 0, 0, 25) == -2:
+        return -1
+    if g.ndice == 2 and g.best == 1:
+        _keep_larger(g)
+    return g.n
+
+
+cdef void _keep_larger(gen_t* g) noexcept nogil:
+    """Larger-die rule: if one step only can be played and the larger die can, drop the rest."""
+    cdef int i, j = 0, k = 0
+    cdef int remap[64]  # one step of two dice: at most 2 x 25 results
+    for i in range(g.n):
+        if g.larger[i]:
+            break
+    else:
+        return
+    for i in range(g.n):
+        remap[i] = -1
+        if g.larger[i]:
+            if i != j and g.store:
+                memcpy(g.out + j * VIEW, g.out + i * VIEW, VIEW)
+                memcpy(g.moves + j * MOVE_BYTES, g.moves + i * MOVE_BYTES, MOVE_BYTES)
+            g.larger[j] = 1
+            remap[i] = j
+            j += 1
+    g.n = j
+    if g.want_sequences:
+        for i in range(g.nseq):
+            if g.seq_larger[i]:
+                memcpy(g.seqs + k * MOVE_BYTES, g.seqs + i * MOVE_BYTES, MOVE_BYTES)
+                g.seq_result[k] = remap[g.seq_result[i]]
+                g.seq_larger[k] = 1
+                k += 1
+        g.nseq = k
+
+
+cdef struct perft_t:
+    rules_t rules
+    gen_t* gens       # one generator per remaining depth
+    int8_t* boards    # one turned-round child board per remaining depth
+
+
+cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil:
+    """RULES.md section 7 on a valid, unfinished board; -1 if `cap` results per roll were too few."""
+    cdef perft_t P
+    cdef int level, failed = 0
+    cdef int64_t total
+    P.rules = r[0]
+    P.gens = <gen_t*>calloc(depth + 1, sizeof(gen_t))
+    P.boards = <int8_t*>calloc(depth + 1, VIEW)
+    if not P.gens or not P.boards:
+        failed = 1
+    else:
+        for level in range(1, depth + 1):
+            if gen_alloc(&P.gens[level], cap, 0) < 0:
+                failed = 1
+                break
+            P.gens[level].rules = r[0]
+            P.gens[level].store = level > 1
+    total = -1 if failed else perft_node(&P, b, depth, True)
+    if P.gens:
+        for level in range(depth + 1):
+            gen_free(&P.gens[level])
+    free(P.gens)
+    free(P.boards)
+    return total
+
+
+cdef int64_t perft_node(perft_t* P, const int8_t* b, int depth, bint starter) noexcept nogil:
+    cdef gen_t* g = &P.gens[depth]
+    cdef int8_t* turned = P.boards + depth * VIEW
+    cdef const int8_t* child
+    cdef int64_t total = 0, sub
+    cdef int d1, d2, n, i
+    if depth == 0:
+        return 1
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            n = gen_moves(g, b, d1, d2)
+            if n < 0:
+                return -1
+            if depth == 1:
+                total += n
+                continue
+            for i in range(n):
+                child = g.out + i * VIEW
+                if mover_on_board(child) > 0:
+                    flip(child, turned, P.rules.variant)
+                    sub = perft_node(P, turned, depth - 1, not starter)
+                elif P.rules.last_roll_draw and starter:
+                    flip(child, turned, P.rules.variant)
+                    sub = last_roll(P, turned, depth - 1)
+                else:
+                    sub = 1  # the game is over: a leaf
+                if sub < 0:
+                    return -1
+                total += sub
+    return total
+
+
+cdef int64_t last_roll(perft_t* P, const int8_t* b, int depth) noexcept nogil:
+    """last_roll_draw: the starter has finished; the other side rolls once more, then the game ends."""
+    cdef int64_t total = 0
+    cdef int d1, d2, n
+    if depth == 0:
+        return 1
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            n = gen_moves(&P.gens[depth], b, d1, d2)
+            if n < 0:
+                return -1
+            total += n
+    return total

@@ -1,0 +1,36 @@
+"""Builds the compiled core; all metadata lives in pyproject.toml.
+
+Set NARDY_CYTHON_DEBUG=1 to rebuild with bounds and initialisation checks on
+(for hunting memory errors: the differential tests run once against that build).
+"""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("NARDY_CYTHON_DEBUG", "0") not in ("", "0")
+DIRECTIVES = dict(
+    language_level=3,
+    boundscheck=DEBUG,
+    initializedcheck=DEBUG,
+    wraparound=False,
+    nonecheck=False,
+    cdivision=True,
+    embedsignature=True,
+)
+MODULES = ["_board", "_movegen", "_core"]
+COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+
+setup(
+    ext_modules=cythonize(
+        [
+            Extension(f"nardy.{name}", [f"cython/nardy/{name}.pyx"], extra_compile_args=COMPILE_ARGS)
+            for name in MODULES
+        ],
+        include_path=["cython"],
+        compiler_directives=DIRECTIVES,
+        annotate=DEBUG,
+        force=DEBUG,
+    ),
+)

@@ -1,0 +1,43 @@
+"""nardy: the rules of long nardy and short nardy (backgammon), fast and proven.
+
+The rules run in a compiled core (`BACKEND == "cython"`); a pure-Python reference
+implementation of the same rules (`nardy.reference`) is the executable specification the core
+is tested against. Set NARDY_PURE_PYTHON=1 to make the reference the default backend.
+"""
+
+from .engine import BACKEND
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRulesError,
+    NardyError,
+)
+from .move import Move, Step
+from .position import Position
+from .rules import CHECKERS, NUM_POINTS, Color, Rules, Variant
+from .status import Status
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BACKEND",
+    "CHECKERS",
+    "NUM_POINTS",
+    "Color",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "InvalidRulesError",
+    "Move",
+    "NardyError",
+    "Position",
+    "Rules",
+    "Status",
+    "Step",
+    "Variant",
+]

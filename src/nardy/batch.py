@@ -1,0 +1,130 @@
+"""Batch functions over numpy arrays of mover's-view boards: no Python object per position.
+
+Boards are (n, 26) integer arrays (RULES.md section 1; int8 is used as is, wider integer types
+are checked and converted), rolls are (n, 2). Every function takes ``backend="python"`` to run
+the reference instead of the compiled core, for comparison; both raise the same errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import engine, reference
+from .errors import InvalidDiceError, InvalidPositionError
+from .rules import CHECKERS, Rules, Variant
+
+Boards = npt.NDArray[np.int8]
+
+
+def as_boards(views: Any) -> Boards:
+    """(n, 26) C-contiguous int8, or `InvalidPositionError` naming what is wrong (nothing truncated)."""
+    array = np.asarray(views)
+    if array.ndim == 1 and array.shape[0] == 26:
+        array = array.reshape(1, 26)
+    if array.ndim != 2 or array.shape[1] != 26:
+        raise InvalidPositionError(f"boards must have shape (n, 26), got {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InvalidPositionError(f"boards must hold integers, got dtype {array.dtype}")
+    if array.size and (array.min() < -CHECKERS or array.max() > CHECKERS):
+        row = int(np.nonzero((np.abs(array.astype(np.int64)) > CHECKERS).any(axis=1))[0][0])
+        raise InvalidPositionError(f"row {row}: an entry is outside -15..15: {array[row].tolist()}")
+    return np.ascontiguousarray(array, dtype=np.int8)
+
+
+def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
+    """(n, 2) C-contiguous int8 dice in 1..6, or `InvalidDiceError`."""
+    array = np.asarray(rolls)
+    if array.shape != (n, 2):
+        raise InvalidDiceError(f"rolls must have shape ({n}, 2), got {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise InvalidDiceError(f"dice must be integers, got dtype {array.dtype}")
+    bad = (array < 1) | (array > 6)
+    if bad.any():
+        row = int(np.nonzero(bad.any(axis=1))[0][0])
+        raise InvalidDiceError(f"row {row}: a die shows 1..6, got {tuple(array[row].tolist())}")
+    return np.ascontiguousarray(array, dtype=np.int8)
+
+
+def generate(
+    views: Any, rolls: Any, rules: Rules, *, backend: str | None = None
+) -> tuple[Boards, npt.NDArray[np.int64], npt.NDArray[np.int8]]:
+    """The distinct results of every (board, roll) row.
+
+    Returns
+    -------
+    children : ndarray of shape (m, 26), int8
+        Results in the mover's view, before the turn passes; row i's are
+        ``children[offsets[i]:offsets[i + 1]]``, in generation order. A roll that cannot be
+        played has one result, the board itself.
+    offsets : ndarray of shape (n + 1,), int64
+    moves : ndarray of shape (m, 8), int8
+        One step sequence per result: (from, to) pairs, -1 padded; 25 = bar, 0 = off.
+
+    Raises
+    ------
+    InvalidPositionError, InvalidDiceError, GameOverError (naming the first bad row).
+    """
+    boards = as_boards(views)
+    dice = as_rolls(rolls, len(boards))
+    if engine.backend_of(backend) == "python":
+        return _generate_reference(boards, dice, rules)
+    code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
+    if code:
+        engine.raise_for_code(code, boards[bad].tolist(), dice[bad].tolist(), row=bad)
+    return children, offsets, moves
+
+
+def _generate_reference(boards: Boards, dice: npt.NDArray[np.int8], rules: Rules) -> tuple[Boards, Any, Any]:
+    children: list[tuple[int, ...]] = []
+    moves: list[list[int]] = []
+    offsets = [0]
+    for row, (board, roll) in enumerate(zip(boards.tolist(), dice.tolist())):
+        try:
+            found = reference.legal_results(board, roll, rules)
+        except Exception as exc:
+            raise type(exc)(f"row {row}: {exc}") from None
+        for child, sequences in found.items():
+            children.append(child)
+            flat = [n for s, t, _ in sequences[0] for n in (s, t)]
+            moves.append(flat + [-1] * (8 - len(flat)))
+        offsets.append(len(children))
+    return (np.array(children, np.int8).reshape(-1, 26), np.array(offsets, np.int64),
+            np.array(moves, np.int8).reshape(-1, 8))
+
+
+def pips(views: Any, variant: Variant, *, backend: str | None = None) -> npt.NDArray[np.int32]:
+    """(n, 2) int32: each row's (mover's, opponent's) pip count."""
+    boards = as_boards(views)
+    if engine.backend_of(backend) == "python":
+        return np.array([reference.pips(b, variant) for b in boards.tolist()], np.int32).reshape(-1, 2)
+    return engine._core.pips(boards, 0 if variant is Variant.LONG else 1)
+
+
+def illegal_blocks(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
+    """(n,) uint8: bit 0 set when the mover holds an illegal six-block, bit 1 when the opponent does."""
+    boards = as_boards(views)
+    if engine.backend_of(backend) == "python":
+        return np.array(
+            [reference.illegal_block(b, rules, 1) | reference.illegal_block(b, rules, -1) << 1 for b in boards.tolist()],
+            np.uint8,
+        )
+    return engine._core.blocks(boards, engine.core_rules(rules))
+
+
+def status(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
+    """(n,) uint32: each row's `nardy.Status` flags (0 = valid)."""
+    boards = as_boards(views)
+    if engine.backend_of(backend) == "python":
+        return np.array([reference.status(b, rules) for b in boards.tolist()], np.uint32)
+    return engine._core.status(boards, engine.core_rules(rules))
+
+
+def flip(views: Any, variant: Variant, *, backend: str | None = None) -> Boards:
+    """(n, 26) int8: each row seen by the other side (the turn passed)."""
+    boards = as_boards(views)
+    if engine.backend_of(backend) == "python":
+        return np.array([reference.flip(b, variant) for b in boards.tolist()], np.int8).reshape(-1, 26)
+    return engine._core.flip(boards, 0 if variant is Variant.LONG else 1)

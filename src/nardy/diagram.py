@@ -1,0 +1,65 @@
+"""The ASCII board: GNU Backgammon's frame, White (X) moving round to its home at the bottom right.
+
+Short nardy: Black (O) moves the other way, home at the top right. Long nardy: both sides move
+the same way; White's head is its point 24 (top right), Black's head is White's 12 (bottom left).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import Color, Variant
+
+if TYPE_CHECKING:
+    from .position import Position
+
+SYMBOL = {Color.WHITE: "X", Color.BLACK: "O"}
+ROWS = 5
+
+
+def _cell(count: int, row: int) -> str:
+    """Row `row` (0 = at the edge) of a point holding `count` (White positive)."""
+    n = abs(count)
+    if n <= row:
+        return "   "
+    if row == ROWS - 1 and n > ROWS:
+        return f"{n:>2} "
+    return " X " if count > 0 else " O "
+
+
+def _edge(points: range) -> str:
+    return "".join(f"{p:->2}-" for p in points)
+
+
+def diagram(position: Position) -> str:
+    """The board as text, with each side's pips, bar and borne-off checkers beside it."""
+    signed = [0] * 25
+    for color, sign in ((Color.WHITE, 1), (Color.BLACK, -1)):
+        for point, n in position.checkers(color).items():
+            signed[point] = sign * n
+    short = position.variant is Variant.SHORT
+
+    def side(color: Color) -> list[str]:
+        on_roll = "  (on roll)" if color is position.turn else ""
+        facts = [f"{SYMBOL[color]}: {color.name.lower()}{on_roll}", f"pips {position.pip_count(color)}",
+                 f"off {position.borne_off(color)}"]
+        if short:
+            facts.append(f"bar {position.bar(color)}")
+        return facts
+
+    def row(left: range, right: range, r: int) -> str:
+        cells = "".join(_cell(signed[p], r) for p in left), "".join(_cell(signed[p], r) for p in right)
+        return f" |{cells[0]}|   |{cells[1]}|"
+
+    top_notes, bottom_notes = side(Color.BLACK), side(Color.WHITE)
+    title = "Long nardy" if not short else "Short nardy (backgammon)"
+    lines = [f" {title}", f" +{_edge(range(13, 19))}-----{_edge(range(19, 25))}+"]
+    lines += [row(range(13, 19), range(19, 25), r) for r in range(ROWS)]
+    lines.append(f"{'v' if short else ' '}|                  |{'BAR' if short else '   '}|                  |")
+    lines += [row(range(12, 6, -1), range(6, 0, -1), r) for r in reversed(range(ROWS))]
+    lines.append(f" +{_edge(range(12, 6, -1))}-----{_edge(range(6, 0, -1))}+")
+    for i, note in enumerate(top_notes):
+        lines[1 + i] += "     " + note
+    for i, note in enumerate(bottom_notes):
+        lines[-1 - i] += "     " + note
+    return "\n".join(lines)

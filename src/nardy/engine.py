@@ -1,0 +1,161 @@
+"""The thin layer over the two implementations of the rules: the compiled core and the reference.
+
+Every function takes a mover's-view board as 26 int8 `bytes` and a `Rules`, checks its input,
+calls the chosen backend and turns the core's return codes into nardy's exceptions. The
+backend is "cython" (the default) or "python" (the reference); NARDY_PURE_PYTHON=1 makes the
+reference the default. Importing nardy never falls back to the reference silently: if the
+compiled core is missing, the import fails unless NARDY_PURE_PYTHON=1 asks for the reference.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import threading
+from collections.abc import Sequence
+
+from . import reference
+from .errors import GameOverError, InvalidDiceError, InvalidPositionError
+from .rules import Rules, Variant
+from .status import Status, describe
+
+Board = tuple[int, ...]
+Pairs = tuple[tuple[int, int], ...]
+
+PURE_PYTHON = os.environ.get("NARDY_PURE_PYTHON", "0") not in ("", "0")
+if PURE_PYTHON:
+    _core = None
+    BACKEND = "python"
+else:
+    try:
+        from . import _core
+    except ImportError as exc:  # pragma: no cover - a broken build must be loud
+        raise ImportError(
+            "nardy's compiled core is not built (reinstall with `pip install .`), "
+            "or set NARDY_PURE_PYTHON=1 to use the pure-Python reference on purpose"
+        ) from exc
+    BACKEND = "cython"
+
+BACKENDS = ("cython", "python")
+_HEAD = {"strict": 0, "permission": 1, "none": 2}
+_BLOCK = {"ahead": 0, "home": 1, "none": 2}
+_TIMING = {"step": 0, "end": 1}
+_local = threading.local()
+_PACKING = struct.Struct("26b")
+
+
+def backend_of(backend: str | None) -> str:
+    """The backend to use: the given one, or the default."""
+    if backend is None:
+        return BACKEND
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose 'cython' or 'python'")
+    if backend == "cython" and _core is None:
+        raise ValueError("the compiled core is disabled by NARDY_PURE_PYTHON=1")
+    return backend
+
+
+def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
+    """The rules as the core's small ints: variant, head exception, block rule, timing, last-roll draw."""
+    if rules.variant is Variant.SHORT:
+        return (1, 2, 2, 0, 0)
+    return (0, _HEAD[rules.head_exception], _BLOCK[rules.block_rule], _TIMING[rules.block_timing],
+            int(rules.last_roll_draw))
+
+
+def generator() -> object:
+    """This thread's reusable core move generator."""
+    g = getattr(_local, "generator", None)
+    if g is None:
+        g = _local.generator = _core.Generator()
+    return g
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    return reference.movegen.check_dice(dice)
+
+
+def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None = None, row: int | None = None) -> None:
+    """Turn a core return code into the exception the reference raises for the same input."""
+    where = "" if row is None else f"row {row}: "
+    if code == _core.BAD_DICE:
+        raise InvalidDiceError(f"{where}a die shows 1..6, got {tuple(int(d) for d in dice)!r}")
+    if code == _core.GAME_OVER:
+        raise GameOverError(f"{where}the game is over: a side has borne off all 15 checkers in {tuple(board)!r}")
+    if code > 0:
+        raise InvalidPositionError(f"{where}invalid position {tuple(board)!r}: {'; '.join(describe(Status(code)))}")
+
+
+def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
+    """RULES.md section 8 problems of a board."""
+    if backend_of(backend) == "python":
+        return reference.status(as_ints(board), rules)
+    import numpy as np
+
+    return Status(int(_core.status(np.frombuffer(board, np.int8).reshape(1, 26), core_rules(rules))[0]))
+
+
+def results(board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None) -> list[tuple[bytes, Pairs]]:
+    """The distinct results of a roll, each with one representative step sequence ((from, to) pairs)."""
+    if backend_of(backend) == "python":
+        found = reference.legal_results(as_ints(board), dice, rules)
+        return [(as_bytes(child), tuple((s, t) for s, t, _ in seqs[0])) for child, seqs in found.items()]
+    d1, d2 = check_dice(dice)
+    code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules))
+    if code:
+        raise_for_code(code, as_ints(board), dice)
+    return [(children[26 * i: 26 * i + 26], _pairs(moves[8 * i: 8 * i + 8])) for i in range(n)]
+
+
+def sequences(board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None) -> dict[bytes, list[Pairs]]:
+    """Every legal step sequence, grouped by the distinct result it reaches."""
+    if backend_of(backend) == "python":
+        found = reference.legal_results(as_ints(board), dice, rules, all_sequences=True)
+        return {as_bytes(child): [tuple((s, t) for s, t, _ in seq) for seq in seqs] for child, seqs in found.items()}
+    d1, d2 = check_dice(dice)
+    code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules))
+    if code:
+        raise_for_code(code, as_ints(board), dice)
+    keys = [child.tobytes() for child in children]
+    grouped: dict[bytes, list[Pairs]] = {key: [] for key in keys}
+    for seq, i in zip(seqs, index.tolist()):
+        grouped[keys[i]].append(_pairs(seq.tobytes()))
+    return grouped
+
+
+def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
+    """RULES.md section 7 perft."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"perft depth must be a whole number >= 0, got {depth!r}")
+    if backend_of(backend) == "python":
+        return reference.perft(as_ints(board), depth, rules)
+    code, count = _core.perft(board, depth, core_rules(rules))
+    if code:
+        raise_for_code(code, as_ints(board))
+    return int(count)
+
+
+def pips(board: bytes, variant: Variant, backend: str | None = None) -> tuple[int, int]:
+    """(mover's, opponent's) pip counts."""
+    if backend_of(backend) == "python":
+        return reference.pips(as_ints(board), variant)
+    import numpy as np
+
+    mine, theirs = _core.pips(np.frombuffer(board, np.int8).reshape(1, 26), 0 if variant is Variant.LONG else 1)[0]
+    return int(mine), int(theirs)
+
+
+def as_ints(board: bytes | Sequence[int]) -> Board:
+    """A board as a tuple of 26 ints."""
+    if isinstance(board, bytes):
+        return _PACKING.unpack(board)
+    return tuple(int(n) for n in board)
+
+
+def as_bytes(board: Sequence[int]) -> bytes:
+    """A board (26 ints in -128..127) as 26 int8 bytes."""
+    return _PACKING.pack(*board)
+
+
+def _pairs(move: bytes) -> Pairs:
+    return tuple((move[i], move[i + 1]) for i in range(0, 8, 2) if move[i] != 0xFF)

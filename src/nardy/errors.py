@@ -1,0 +1,31 @@
+"""The exceptions nardy raises; the compiled core and the reference raise the same classes."""
+
+from __future__ import annotations
+
+
+class NardyError(Exception):
+    """Base class of every error nardy raises on bad input or misuse."""
+
+
+class InvalidRulesError(NardyError, ValueError):
+    """An unknown rule option, or a value that option does not take."""
+
+
+class InvalidPositionError(NardyError, ValueError):
+    """A malformed position: wrong shape, checker counts, bar in long nardy, illegal block..."""
+
+
+class InvalidNotationError(NardyError, ValueError):
+    """Text (a move, a position, an ID) that cannot be parsed."""
+
+
+class InvalidDiceError(NardyError, ValueError):
+    """Dice outside 1..6, or a roll of the wrong shape."""
+
+
+class IllegalMoveError(NardyError, ValueError):
+    """A well-formed move that the rules do not allow here."""
+
+
+class GameOverError(NardyError):
+    """Acting on a game (or position) that has already ended."""

@@ -1,0 +1,324 @@
+"""The position: an immutable value for either variant, built on the mover's-view array.
+
+The mover's-view array (RULES.md section 1) is the public interchange form and the layout the
+compiled core works on: 26 int8 in a row, index 1..24 the mover's points (positive = the
+mover's checkers, negative = the opponent's), 25 the mover's bar, 0 the opponent's bar as a
+negative count; borne-off counts are 15 minus what is on the board. A `Position` stores it
+as 26 bytes together with the variant and the colour on roll, which fixes the absolute
+(White's) numbering used for display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import engine, reference
+from .errors import GameOverError, IllegalMoveError, InvalidPositionError
+from .move import Move, Step
+from .rules import CHECKERS, Color, Rules, Variant
+from .status import Status, describe
+
+_START = {
+    Variant.LONG: {24: 15},
+    Variant.SHORT: {24: 2, 13: 5, 8: 3, 6: 5},
+}
+
+
+def own_point(point: int, color: Color, variant: Variant) -> int:
+    """Absolute (White's) point number -> `color`'s own point number (and back: it is symmetric)."""
+    if color is Color.WHITE:
+        return point
+    if variant is Variant.LONG:
+        return point + 12 if point <= 12 else point - 12
+    return 25 - point
+
+
+class Position:
+    """A position of long or short nardy, with the side on roll.
+
+    >>> p = Position.start("short")
+    >>> p.pip_count(Color.WHITE), p.pip_count(Color.BLACK)
+    (167, 167)
+
+    Raises `InvalidPositionError` for a malformed array, and (unless ``validate=False``) for
+    any problem of RULES.md section 8; `status()` lists the problems without raising.
+    """
+
+    __slots__ = ("_board", "variant", "turn")
+
+    _board: bytes
+    variant: Variant
+    turn: Color
+
+    def __init__(
+        self,
+        view: Sequence[int] | bytes | Any,
+        variant: Variant | str = Variant.LONG,
+        turn: Color | str | int = Color.WHITE,
+        *,
+        rules: Rules | None = None,
+        validate: bool = True,
+    ) -> None:
+        variant = rules.variant if rules is not None else Variant.parse(variant)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "turn", _color(turn))
+        object.__setattr__(self, "_board", _checked_bytes(view))
+        if validate:
+            self.validate(rules)
+
+    # construction ---------------------------------------------------------------------------
+    @classmethod
+    def start(cls, variant: Variant | str = Variant.LONG, turn: Color | str = Color.WHITE) -> Position:
+        """The starting position (RULES.md section 2)."""
+        variant = Variant.parse(variant)
+        mine = _START[variant]
+        return cls.from_points(variant, white=mine, black=mine, own_numbers=True, turn=turn)
+
+    @classmethod
+    def from_points(
+        cls,
+        variant: Variant | str,
+        white: Mapping[int, int],
+        black: Mapping[int, int],
+        *,
+        white_bar: int = 0,
+        black_bar: int = 0,
+        turn: Color | str = Color.WHITE,
+        own_numbers: bool = False,
+        rules: Rules | None = None,
+        validate: bool = True,
+    ) -> Position:
+        """Build a position from each colour's checkers by point: {point: count}.
+
+        Points are absolute (White's numbers) unless ``own_numbers`` gives each colour's own.
+        """
+        variant = Variant.parse(variant)
+        turn = _color(turn)
+        absolute = [[0] * 25, [0] * 25]
+        for color, checkers in ((Color.WHITE, white), (Color.BLACK, black)):
+            for point, count in checkers.items():
+                if not isinstance(point, int) or not 1 <= point <= 24:
+                    raise InvalidPositionError(f"{color.name.lower()} has checkers on point {point!r}: points are 1..24")
+                if not isinstance(count, int) or count < 0:
+                    raise InvalidPositionError(f"{color.name.lower()} has {count!r} checkers on point {point}: counts are whole numbers >= 0")
+                where = own_point(point, color, variant) if own_numbers else point
+                absolute[color][where] += count
+        for point in range(1, 25):
+            if absolute[0][point] and absolute[1][point]:
+                raise InvalidPositionError(
+                    f"both colours on point {point}: white {absolute[0][point]}, black {absolute[1][point]}"
+                )
+        for name, count in (("white_bar", white_bar), ("black_bar", black_bar)):
+            if not isinstance(count, int) or count < 0:
+                raise InvalidPositionError(f"{name}={count!r}: a bar holds a whole number >= 0 of checkers")
+        view = [0] * 26
+        for point in range(1, 25):
+            signed = absolute[0][point] - absolute[1][point]  # White positive
+            mine = own_point(point, turn, variant)
+            view[mine] = signed if turn is Color.WHITE else -signed
+        bars = (white_bar, black_bar)
+        view[25], view[0] = bars[turn], -bars[turn.other]
+        return cls(view, variant, turn, rules=rules, validate=validate)
+
+    # the interchange form -------------------------------------------------------------------
+    def view(self) -> tuple[int, ...]:
+        """The mover's-view array: 26 ints."""
+        return engine.as_ints(self._board)
+
+    def to_bytes(self) -> bytes:
+        """The mover's-view array as 26 int8 bytes (the packed form of the compiled core)."""
+        return self._board
+
+    def array(self) -> Any:
+        """The mover's-view array as a numpy int8 array of shape (26,)."""
+        import numpy as np
+
+        return np.frombuffer(self._board, np.int8).copy()
+
+    # facts ------------------------------------------------------------------------------------
+    def checkers(self, color: Color) -> dict[int, int]:
+        """{absolute point: count} of `color`'s checkers on the 24 points."""
+        sign = 1 if color is self.turn else -1
+        found = {}
+        for mine, n in enumerate(self.view()[1:25], start=1):
+            if n * sign > 0:
+                found[own_point(mine, self.turn, self.variant)] = n * sign
+        return dict(sorted(found.items()))
+
+    def bar(self, color: Color) -> int:
+        """`color`'s checkers on the bar (short nardy)."""
+        v = self.view()
+        return v[25] if color is self.turn else -v[0]
+
+    def borne_off(self, color: Color) -> int:
+        """`color`'s checkers borne off."""
+        return CHECKERS - sum(self.checkers(color).values()) - self.bar(color)
+
+    def pip_count(self, color: Color, *, backend: str | None = None) -> int:
+        """`color`'s pip count in its own numbers (bar 25, off 0)."""
+        mine, theirs = engine.pips(self._board, self.variant, backend)
+        return mine if color is self.turn else theirs
+
+    def is_first_turn(self) -> bool:
+        """Long nardy: the mover still has all 15 checkers on its head."""
+        return self.variant is Variant.LONG and self.view()[24] == CHECKERS
+
+    def winner(self) -> Color | None:
+        """The colour that has borne off all 15, if the game is over."""
+        for color in Color:
+            if self.borne_off(color) == CHECKERS:
+                return color
+        return None
+
+    def is_game_over(self) -> bool:
+        return self.winner() is not None
+
+    def result(self, rules: Rules | None = None) -> tuple[Color, str, int] | None:
+        """(winner, kind, points before the cube) once the game is over: oin/mars/koks, single/gammon/backgammon."""
+        rules = self._rules(rules)
+        winner = self.winner()
+        if winner is None:
+            return None
+        board = self.view() if winner is self.turn else reference.flip(self.view(), self.variant)
+        kind, points = reference.result(board, rules)  # type: ignore[misc]
+        return winner, kind, points
+
+    # validation -------------------------------------------------------------------------------
+    def status(self, rules: Rules | None = None, *, backend: str | None = None) -> Status:
+        """Every problem of RULES.md section 8 as flags; `Status.VALID` when there are none."""
+        return engine.status(self._board, self._rules(rules), backend)
+
+    def is_valid(self, rules: Rules | None = None) -> bool:
+        return self.status(rules) == Status.VALID
+
+    def validate(self, rules: Rules | None = None) -> None:
+        """Raise `InvalidPositionError` naming every problem, if there is any."""
+        found = self.status(rules)
+        if found:
+            raise InvalidPositionError(f"invalid position {self!r}: {'; '.join(describe(found))}")
+
+    def has_illegal_block(self, color: Color, rules: Rules | None = None) -> bool:
+        """Does `color` hold a six-block that the rules forbid?"""
+        return reference.illegal_block(self.view(), self._rules(rules), 1 if color is self.turn else -1)
+
+    # play -------------------------------------------------------------------------------------
+    def legal_moves(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Move]:
+        """One move per distinct resulting position, sorted by that position's array.
+
+        Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
+        """
+        found = engine.results(self._board, dice, self._rules(rules), backend)
+        found.sort(key=lambda r: engine.as_ints(r[0]), reverse=True)
+        return [self._move(dice, pairs) for _, pairs in found]
+
+    def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
+        """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
+        found = engine.results(self._board, dice, self._rules(rules), backend)
+        found.sort(key=lambda r: engine.as_ints(r[0]), reverse=True)
+        return [self._after(child) for child, _ in found]
+
+    def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
+        """Every legal step sequence of the roll, grouped by the position it leads to."""
+        grouped = engine.sequences(self._board, dice, self._rules(rules), backend)
+        return {self._after(child): [self._move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
+
+    def apply(self, move: Move, rules: Rules | None = None, *, backend: str | None = None) -> Position:
+        """The position after `move`, with the other side on roll.
+
+        Raises `IllegalMoveError` naming why the move is not legal (e.g. "second checker from
+        the head", "the larger die must be played"), or the errors of `legal_moves`.
+        """
+        rules = self._rules(rules)
+        pairs = move.pairs()
+        for child, seqs in engine.sequences(self._board, move.dice, rules, backend).items():
+            if pairs in seqs:
+                return self._after(child)
+        why = reference.explain_illegal(self.view(), move.dice, pairs, rules) or "not a legal play of this roll"
+        raise IllegalMoveError(f"illegal move {str(move)!r} with {move.dice[0]}-{move.dice[1]}: {why} (in {self!r})")
+
+    def pass_turn(self) -> Position:
+        """The same board with the other side on roll."""
+        return self._after(self._board)
+
+    # helpers ----------------------------------------------------------------------------------
+    def _rules(self, rules: Rules | None) -> Rules:
+        if rules is None:
+            return Rules(self.variant)
+        if rules.variant is not self.variant:
+            raise InvalidPositionError(f"{self.variant.value} nardy position played with {rules!r}")
+        return rules
+
+    def _after(self, child: bytes) -> Position:
+        flipped = engine.as_bytes(reference.flip(engine.as_ints(child), self.variant))
+        return Position(flipped, self.variant, self.turn.other, validate=False)
+
+    def _move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
+        board = list(self.view())
+        steps = []
+        for src, dst in pairs:
+            hit = dst > 0 and board[dst] == -1
+            board[src] -= 1
+            if dst > 0:
+                board[dst] = 1 if hit else board[dst] + 1
+            steps.append(Step(src, dst, hit))
+        return Move(tuple(dice), steps)
+
+    # value semantics ---------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self._board == other._board
+            and self.variant is other.variant
+            and self.turn is other.turn
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._board, self.variant, self.turn))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Position is immutable")
+
+    def __repr__(self) -> str:
+        return f"Position({list(self.view())!r}, {self.variant.value!r}, {self.turn.name.lower()!r})"
+
+    def __str__(self) -> str:
+        from .diagram import diagram
+
+        return diagram(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Position, (self._board, self.variant.value, self.turn.name.lower()), None)
+
+
+def _color(turn: Color | str | int) -> Color:
+    if isinstance(turn, str):
+        try:
+            return Color[turn.upper()]
+        except KeyError:
+            raise InvalidPositionError(f"unknown colour {turn!r}: choose 'white' or 'black'") from None
+    if isinstance(turn, bool) or turn not in (0, 1):
+        raise InvalidPositionError(f"unknown colour {turn!r}: choose Color.WHITE or Color.BLACK")
+    return Color(turn)
+
+
+def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:
+    """26 entries in -15..15 as int8 bytes, or `InvalidPositionError` quoting the input."""
+    if isinstance(view, bytes):
+        values = list(engine.as_ints(view)) if len(view) == 26 else None
+    else:
+        try:
+            values = [v for v in view]
+        except TypeError:
+            raise InvalidPositionError(f"a position is 26 integers, got {view!r}") from None
+    if values is None or len(values) != 26:
+        raise InvalidPositionError(f"a position is 26 integers, got {len(values) if values is not None else len(view)}: {view!r}")
+    ints = []
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise InvalidPositionError(f"entry {i} of the position is {v!r}, not an integer")
+        v = int(v)
+        if not -CHECKERS <= v <= CHECKERS:
+            raise InvalidPositionError(f"entry {i} of the position is {v}: a point holds at most 15 checkers")
+        ints.append(v)
+    return engine.as_bytes(ints)

@@ -1,0 +1,140 @@
+"""Variants, colours and the rule options of RULES.md, as one immutable `Rules` value."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from .errors import InvalidRulesError
+
+NUM_POINTS = 24
+CHECKERS = 15
+
+
+class Variant(enum.Enum):
+    """The two games on one board."""
+
+    LONG = "long"
+    SHORT = "short"
+
+    @classmethod
+    def parse(cls, value: Variant | str) -> Variant:
+        """`Variant.LONG`, "long", "short"... ; anything else raises `InvalidRulesError`."""
+        if isinstance(value, Variant):
+            return value
+        try:
+            return cls(str(value).lower())
+        except ValueError:
+            raise InvalidRulesError(f"unknown variant {value!r}: choose 'long' or 'short'") from None
+
+
+class Color(enum.IntEnum):
+    """White's numbering is the absolute numbering used for display and files."""
+
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Color:
+        return Color(1 - self)
+
+
+# option name -> (variants it applies to, allowed values, default per variant)
+_L, _S = Variant.LONG, Variant.SHORT
+_BOOL = (False, True)
+OPTIONS: dict[str, tuple[tuple[Variant, ...], tuple[Any, ...], dict[Variant, Any]]] = {
+    "head_exception": ((_L,), ("strict", "permission", "none"), {_L: "strict"}),
+    "block_rule": ((_L,), ("ahead", "home", "none"), {_L: "ahead"}),
+    "block_timing": ((_L,), ("step", "end"), {_L: "step"}),
+    "koks": ((_L,), _BOOL, {_L: False}),
+    "last_roll_draw": ((_L,), _BOOL, {_L: False}),
+    # RULES.md 6: how the starter opens; long default "reroll", short default "dice"
+    "opening": ((_L, _S), ("reroll", "dice"), {_L: "reroll", _S: "dice"}),
+    # RULES.md 6: who starts the next game of a match
+    "next_starter": ((_L, _S), ("winner", "black", "rolloff"), {_L: "winner", _S: "rolloff"}),
+    "cube": ((_S,), _BOOL, {_S: True}),
+    "crawford": ((_S,), _BOOL, {_S: True}),
+    "jacoby": ((_S,), _BOOL, {_S: False}),
+}
+
+
+class Rules:
+    """A variant and every rule option of RULES.md, with its defaults.
+
+    >>> Rules(Variant.LONG, block_rule="home")
+    Rules('long', block_rule='home')
+
+    Options that do not apply to the variant may only take their default (absent).
+    Unknown options and values raise `InvalidRulesError`, naming the valid choices.
+    """
+
+    __slots__ = ("variant", "_options")
+
+    variant: Variant
+    _options: dict[str, Any]
+
+    def __init__(self, variant: Variant | str = Variant.LONG, **options: Any) -> None:
+        variant = Variant.parse(variant)
+        values: dict[str, Any] = {}
+        for name, value in options.items():
+            if name not in OPTIONS:
+                raise InvalidRulesError(
+                    f"unknown rule option {name!r}; options are: {', '.join(OPTIONS)}"
+                )
+            variants, choices, _ = OPTIONS[name]
+            if variant not in variants:
+                raise InvalidRulesError(
+                    f"rule option {name!r} applies to {' and '.join(v.value for v in variants)} nardy only"
+                )
+            if value not in choices or type(value) is not type(choices[0]):
+                raise InvalidRulesError(
+                    f"rule option {name}={value!r} is not valid; choose one of {', '.join(map(repr, choices))}"
+                )
+            values[name] = value
+        for name, (variants, _, defaults) in OPTIONS.items():
+            if variant in variants:
+                values.setdefault(name, defaults[variant])
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "_options", values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._options[name]
+        except KeyError:
+            if name in OPTIONS:
+                raise AttributeError(f"rule option {name!r} does not apply to {self.variant.value} nardy") from None
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Rules is immutable; use Rules.replace()")
+
+    def replace(self, **options: Any) -> Rules:
+        """A copy with some options changed."""
+        return Rules(self.variant, **{**self.non_defaults(), **options})
+
+    def options(self) -> dict[str, Any]:
+        """Every option that applies to this variant, with its value."""
+        return dict(self._options)
+
+    def non_defaults(self) -> dict[str, Any]:
+        return {k: v for k, v in self._options.items() if OPTIONS[k][2][self.variant] != v}
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.variant, tuple(sorted(self._options.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rules) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={v!r}" for k, v in self.non_defaults().items())
+        return f"Rules({self.variant.value!r}{extra})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rules_from, (self.variant.value, self.non_defaults()))
+
+
+def _rules_from(variant: str, options: dict[str, Any]) -> Rules:
+    return Rules(variant, **options)
