@@ -5,6 +5,7 @@ implementation of the same rules (`nardy.reference`) is the executable specifica
 is tested against. Set NARDY_PURE_PYTHON=1 to make the reference the default backend.
 """
 
+from . import batch, engine, reference
 from .engine import BACKEND
 from .errors import (
     GameOverError,

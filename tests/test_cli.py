@@ -1,0 +1,100 @@
+"""The `nardy` command line: show, perft, moves and the batch interface."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from nardy.cli import main
+
+SHORT_START = "0,-2,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,2,0"
+LONG_START = ",".join(map(str, [0] * 12 + [-15] + [0] * 11 + [15, 0]))
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_python_dash_m_and_help():
+    out = subprocess.run([sys.executable, "-m", "nardy", "--help"], capture_output=True, text=True, check=True)
+    assert "perft" in out.stdout and "moves" in out.stdout and "show" in out.stdout
+
+
+def test_show_prints_the_board_and_pips():
+    code, text = run("show", "short")
+    assert code == 0 and "pips 167" in text and "+13-14-15-16-17-18" in text
+    code, text = run("show", "long", LONG_START, "--turn", "black")
+    assert code == 0 and "pips 360" in text and "O: black  (on roll)" in text
+
+
+@pytest.mark.parametrize("argv, count", [
+    (("perft", "long", "2"), 484),
+    (("perft", "short", "1"), 447),
+    (("perft", "short", "1", SHORT_START, "--backend", "python"), 447),
+    (("perft", "long", "1", "--head-exception", "none"), 21),  # 3-3 no longer takes two off the head
+])
+def test_perft_prints_the_count_last(argv, count):
+    code, text = run(*argv)
+    assert code == 0 and text.splitlines()[-1] == str(count)
+
+
+def test_perft_takes_every_rule_option_as_a_flag():
+    code, text = run("perft", "long", "2", "--head-exception", "permission", "--block-rule", "home",
+                     "--block-timing", "end", "--koks", "true", "--last-roll-draw", "false")
+    assert code == 0 and text.splitlines()[-1] == "484"
+    assert "block_rule='home'" in text
+
+
+def test_moves_lists_sorted_results_with_a_move():
+    code, text = run("moves", "short", SHORT_START, "6", "5")
+    lines = text.splitlines()
+    assert code == 0 and len(lines) == 7
+    arrays = [tuple(map(int, line.split()[0].split(","))) for line in lines]
+    assert arrays == sorted(arrays)
+    assert any(line.endswith("24/18 18/13") for line in lines)
+
+
+def test_moves_batch_answers_every_line(tmp_path):
+    dancing = [0] * 26  # one on the bar against a closed board: the turn passes
+    dancing[25], dancing[1] = 1, 14
+    for p in range(19, 25):
+        dancing[p] = -2
+    dancing[18] = -3
+    lines = [
+        f"{SHORT_START} 6 5",
+        "1,2,3 4 5",
+        f"{SHORT_START} 0 5",
+        ",".join(map(str, dancing)) + " 6 6",
+        f"{LONG_START} 6 6",
+    ]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(lines) + "\n")
+    code, text = run("moves", "short", "--batch", str(path))
+    answers = text.split("\n")[:-1]
+    assert code == 0 and len(answers) == 5
+    assert len(answers[0].split(";")) == 7
+    assert answers[1].startswith("error: a position is 26 comma-separated integers")
+    assert answers[2].startswith("error: a die shows 1..6")
+    assert answers[3] == ""
+    four_to_18 = [0] * 12 + [-15] + [0] * 5 + [4] + [0] * 5 + [11, 0]
+    assert answers[4] == ",".join(map(str, four_to_18))  # a fine short board too: no head rule there
+    two_to_18 = [0] * 12 + [-15] + [0] * 5 + [2] + [0] * 5 + [13, 0]
+    code, text = run("moves", "long", "--batch", str(path))
+    assert text.split("\n")[4] == ",".join(map(str, two_to_18))
+    assert text.split("\n")[3].startswith("error: invalid position")  # a bar in long nardy
+
+
+def test_bad_input_exits_2_with_a_message(capsys):
+    assert main(["moves", "long", LONG_START, "6", "9"]) == 2
+    assert "a die shows 1..6" in capsys.readouterr().err
+    assert main(["show", "long", "1,2,3"]) == 2
+    assert "26 comma-separated integers" in capsys.readouterr().err
+    assert main(["perft", "long", "1", "--block-rule", "sideways"]) == 2
+    assert "'ahead', 'home', 'none'" in capsys.readouterr().err
+    assert main(["perft", "short", "1", "--block-rule", "none"]) == 2
+    assert "applies to long nardy only" in capsys.readouterr().err

@@ -1,0 +1,223 @@
+"""The compiled core gives exactly the reference's answers: fixed cases, perft, hypothesis-generated
+positions, lockstep self-play, and malformed input, for every rule option of both variants."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nardy import NardyError, Position, Rules, batch, engine, reference
+from strategies import ALL_RULES, LONG_RULES, boards, rolls
+
+LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
+SHORT_START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+RULE_IDS = [repr(r) for r in ALL_RULES]
+
+
+def both(board, dice, rules):
+    """(core, reference) results: {child: representative (from, to) pairs}."""
+    b = engine.as_bytes(board)
+    return tuple(
+        {engine.as_ints(child): pairs for child, pairs in engine.results(b, dice, rules, backend)}
+        for backend in ("cython", "python")
+    )
+
+
+def assert_same_results(board, dice, rules):
+    core, ref = both(board, dice, rules)
+    assert core.keys() == ref.keys(), f"{rules!r} {board} {dice}: only core {core.keys() - ref.keys()}, only reference {ref.keys() - core.keys()}"
+    assert core == ref, f"{rules!r} {board} {dice}: the representative moves differ"
+    return core
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@given(data=st.data())
+def test_random_positions_have_identical_results(rules, data):
+    board = data.draw(boards(rules))
+    for dice in data.draw(st.lists(rolls, min_size=1, max_size=4)):
+        assert_same_results(board, dice, rules)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@given(data=st.data())
+def test_random_positions_have_identical_step_sequences(rules, data):
+    board = data.draw(boards(rules))
+    dice = data.draw(rolls)
+    b = engine.as_bytes(board)
+    core = {k: sorted(v) for k, v in engine.sequences(b, dice, rules, "cython").items()}
+    ref = {k: sorted(v) for k, v in engine.sequences(b, dice, rules, "python").items()}
+    assert core == ref
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@given(data=st.data())
+def test_pips_blocks_and_status_agree(rules, data):
+    views = np.array([data.draw(boards(rules)) for _ in range(5)], np.int8)
+    for name in ("pips", "flip"):
+        f = getattr(batch, name)
+        assert (f(views, rules.variant) == f(views, rules.variant, backend="python")).all()
+    for name in ("illegal_blocks", "status"):
+        f = getattr(batch, name)
+        assert (f(views, rules) == f(views, rules, backend="python")).all()
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+@given(data=st.data())
+def test_batch_generate_agrees_with_single_calls(rules, data):
+    views = [data.draw(boards(rules)) for _ in range(4)]
+    dice = [data.draw(rolls) for _ in views]
+    got = [batch.generate(np.array(views), np.array(dice), rules, backend=b) for b in ("cython", "python")]
+    for (children, offsets, moves), (rchildren, roffsets, rmoves) in [got]:
+        assert (offsets == roffsets).all()
+        for i in range(len(views)):
+            rows = slice(offsets[i], offsets[i + 1])
+            mine = {tuple(c): tuple(m) for c, m in zip(children[rows].tolist(), moves[rows].tolist())}
+            theirs = {tuple(c): tuple(m) for c, m in zip(rchildren[rows].tolist(), rmoves[rows].tolist())}
+            assert mine == theirs
+
+
+def lockstep_game(rules: Rules, seed: int, max_plies: int = 400) -> int:
+    """Play one random game with both backends side by side; the plies played."""
+    rng = random.Random(seed)
+    board = LONG_START if rules.variant.value == "long" else SHORT_START
+    for ply in range(max_plies):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        children = sorted(assert_same_results(board, dice, rules))
+        child = rng.choice(children)
+        if 0 in reference.board.on_board(child):
+            return ply + 1
+        board = reference.flip(child, rules.variant)
+    return max_plies
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+def test_lockstep_self_play(rules):
+    games = 6 if rules == Rules(rules.variant) else 2
+    plies = sum(lockstep_game(rules, seed) for seed in range(games))
+    assert plies > 100 * games // 2
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
+def test_lockstep_self_play_thousands_of_plies(rules):
+    plies, seed = 0, 1000
+    while plies < 2000 and seed < 1100:
+        plies += lockstep_game(rules, seed)
+        seed += 1
+    assert plies >= 2000
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+def test_perft_depth_2_from_the_start(rules):
+    start = engine.as_bytes(LONG_START if rules.variant.value == "long" else SHORT_START)
+    assert engine.perft(start, 2, rules, "cython") == engine.perft(start, 2, rules, "python")
+
+
+@pytest.mark.parametrize("rules", LONG_RULES[:: 3] + [Rules("long", last_roll_draw=True)], ids=repr)
+def test_perft_depth_3_long_start(rules):
+    start = engine.as_bytes(LONG_START)
+    assert engine.perft(start, 3, rules, "cython") == engine.perft(start, 3, rules, "python")
+
+
+def test_perft_depth_3_short_start_sampled():
+    """Short perft(3) is too big for the reference: check it as a sum over a sample of its subtrees."""
+    rules = Rules("short")
+    start = engine.as_bytes(SHORT_START)
+    rng = random.Random(7)
+    for dice in rng.sample(reference.ROLLS, 3):
+        for child, _ in rng.sample(engine.results(start, dice, rules, "cython"), 1):
+            turned = engine.as_bytes(reference.flip(engine.as_ints(child), rules.variant))
+            assert engine.perft(turned, 2, rules, "cython") == engine.perft(turned, 2, rules, "python")
+
+
+MIDGAME = {
+    "long": [
+        (0, 2, 0, 1, 0, 3, 0, -2, 0, 0, 0, 0, -9, 2, -1, 0, 1, 0, -1, 0, 0, 0, -2, 0, 6, 0),
+        (0, 1, 2, 2, 3, 3, 2, 0, -1, 0, -2, 0, -4, 0, 0, -3, 0, 0, 0, -5, 0, 2, 0, 0, 0, 0),
+    ],
+    "short": [
+        (0, -2, 0, 0, 0, 2, 4, 0, 3, 0, 0, 0, -4, 3, 0, 0, 0, -3, -1, -4, 1, 0, 0, 0, 2, 0),
+        (-1, 2, 2, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0, -2, 0, 0, 0, -3, -3, -2, -2, 0, -2, 0, 1, 1),
+    ],
+}
+
+
+DEEPER = [Rules("long"), Rules("long", block_timing="end"), Rules("long", block_rule="home"), Rules("short")]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+def test_perft_from_midgame_positions(rules):
+    depth = 2 if rules in DEEPER else 1
+    for board in MIDGAME[rules.variant.value]:
+        b = engine.as_bytes(board)
+        assert engine.perft(b, depth, rules, "cython") == engine.perft(b, depth, rules, "python")
+
+
+MALFORMED_BOARDS = [
+    np.zeros((3, 25), np.int8),  # wrong width
+    np.zeros((2, 26), np.float64),  # not integers
+    np.full((1, 26), 16, np.int64),  # out of range, not truncated
+    np.array([[0] * 24 + [0, 0]]),  # both sides borne off
+    np.array([[0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 3, 0]]),  # 16 checkers
+    np.array([[0] * 12 + [-15] + [0] * 11 + [15, 1]]),  # long: a bar
+    np.zeros(7, np.int8),  # wrong shape entirely
+]
+
+
+@pytest.mark.parametrize("board", MALFORMED_BOARDS, ids=lambda b: f"shape{b.shape}-{b.dtype}")
+@pytest.mark.parametrize("name", ["generate", "pips", "illegal_blocks", "status", "flip"])
+def test_malformed_input_raises_the_same_error_class(board, name):
+    rules = Rules("long")
+    f = getattr(batch, name)
+    outcomes = []
+    for backend in ("cython", "python"):
+        try:
+            if name == "generate":
+                f(board, np.ones((len(board) if board.ndim == 2 else 1, 2), np.int8), rules, backend=backend)
+            elif name in ("pips", "flip"):
+                f(board, rules.variant, backend=backend)
+            else:
+                f(board, rules, backend=backend)
+            outcomes.append(None)
+        except NardyError as exc:
+            outcomes.append(type(exc))
+    assert outcomes[0] == outcomes[1]
+    if name == "generate" or board.ndim != 2 or board.shape[1] != 26 or board.dtype.kind != "i" or board.max() > 15:
+        assert outcomes[0] is not None
+
+
+@pytest.mark.parametrize("rolls_", [np.array([[0, 3]]), np.array([[7, 1]]), np.array([[1, 2, 3]]), np.array([[1.5, 2]])])
+def test_bad_dice_in_batches_raise_the_same_error_class(rolls_):
+    outcomes = []
+    for backend in ("cython", "python"):
+        with pytest.raises(NardyError) as info:
+            batch.generate(np.array([LONG_START]), rolls_, Rules("long"), backend=backend)
+        outcomes.append(type(info.value))
+    assert outcomes[0] is outcomes[1]
+
+
+def test_single_calls_raise_the_same_error_class():
+    cases = [
+        (LONG_START, (0, 1)),
+        ((0,) * 26, (1, 2)),
+        ((0,) * 12 + (-15,) + (0,) * 11 + (14, 0), (1, 2)),  # fine: one borne off
+        ((0,) * 12 + (-15,) + (0,) * 12 + (0,), (1, 2)),  # the mover has borne off all: game over
+    ]
+    for board, dice in cases:
+        outcomes = []
+        for backend in ("cython", "python"):
+            try:
+                engine.results(engine.as_bytes(board), dice, Rules("long"), backend)
+                outcomes.append(None)
+            except NardyError as exc:
+                outcomes.append(type(exc))
+        assert outcomes[0] == outcomes[1], board
+
+
+def test_positions_play_the_same_on_both_backends():
+    p = Position.start("short")
+    for dice in reference.ROLLS:
+        assert p.legal_moves(dice, backend="cython") == p.legal_moves(dice, backend="python")

@@ -1,0 +1,208 @@
+"""The position model: construction, the mover's-view array, pips, the ASCII board, validation."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import nardy
+from nardy import Color, InvalidPositionError, Position, Rules, Status, Variant
+from strategies import boards
+
+LONG_START = [0] * 12 + [-15] + [0] * 11 + [15, 0]
+SHORT_START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
+
+
+def test_long_start_in_the_movers_view():
+    assert list(Position.start("long").view()) == LONG_START
+
+
+def test_short_start_in_the_movers_view():
+    assert list(Position.start("short").view()) == SHORT_START
+
+
+@pytest.mark.parametrize("variant, pips", [("long", 360), ("short", 167)])
+def test_pip_counts_of_the_starting_positions(variant, pips, backend):
+    p = Position.start(variant)
+    assert p.pip_count(Color.WHITE, backend=backend) == pips
+    assert p.pip_count(Color.BLACK, backend=backend) == pips
+
+
+def test_pip_counts_count_the_bar_as_25_and_each_side_in_its_own_numbers(backend):
+    p = Position.from_points("short", white={1: 14}, black={2: 1, 24: 13}, white_bar=1, black_bar=1)
+    # white: 14 on its 1 + 1 on the bar; black: White's 2 and 24 are Black's own 23 and 1
+    assert p.pip_count(Color.WHITE, backend=backend) == 14 + 25
+    assert p.pip_count(Color.BLACK, backend=backend) == 23 + 13 * 1 + 25
+
+
+def test_long_nardy_points_are_twelve_apart_for_the_two_sides():
+    p = Position.from_points("long", white={24: 15}, black={24: 15}, own_numbers=True)
+    assert p == Position.start("long")
+    assert p.checkers(Color.BLACK) == {12: 15}
+    black = Position.start("long", turn=Color.BLACK)
+    assert list(black.view()) == LONG_START  # the same start from Black's side
+
+
+def test_short_nardy_points_mirror_for_the_two_sides():
+    p = Position.start("short")
+    assert p.checkers(Color.BLACK) == {1: 2, 12: 5, 17: 3, 19: 5}
+    assert p.checkers(Color.WHITE) == {6: 5, 8: 3, 13: 5, 24: 2}
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
+@given(data=st.data())
+def test_view_round_trips_through_absolute_points(rules, data):
+    board = data.draw(boards(rules))
+    turn = data.draw(st.sampled_from(list(Color)))
+    p = Position(board, rules.variant, turn)
+    assert p.view() == board
+    rebuilt = Position.from_points(
+        rules.variant, p.checkers(Color.WHITE), p.checkers(Color.BLACK),
+        white_bar=p.bar(Color.WHITE), black_bar=p.bar(Color.BLACK), turn=turn,
+    )
+    assert rebuilt == p
+    assert Position(p.to_bytes(), rules.variant, turn) == p
+    assert Position(p.array(), rules.variant, turn) == p
+    assert eval(repr(p), vars(nardy)) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    for color in Color:
+        assert sum(p.checkers(color).values()) + p.bar(color) + p.borne_off(color) == 15
+
+
+def test_positions_are_immutable_and_hashable():
+    p = Position.start("long")
+    with pytest.raises(AttributeError):
+        p.turn = Color.BLACK  # type: ignore[misc]
+    assert len({p, Position.start("long"), Position.start("long", turn="black")}) == 2
+    assert p != Position.start("short")
+
+
+def test_ascii_board_of_the_short_start():
+    text = str(Position.start("short"))
+    lines = text.splitlines()
+    assert lines[1].startswith(" +13-14-15-16-17-18------19-20-21-22-23-24-+")
+    assert lines[-1].startswith(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    assert lines[2].startswith(" | X           O    |   | O              X |")
+    assert lines[-2].startswith(" | O           X    |   | X              O |")
+    assert "BAR" in lines[7]
+    assert "pips 167" in text and "X: white  (on roll)" in text
+
+
+def test_ascii_board_of_the_long_start_shows_both_heads():
+    lines = str(Position.start("long")).splitlines()
+    assert lines[2].startswith(" |                  |   |                X |")  # White's head, its 24
+    assert lines[6].startswith(" |                  |   |               15 |")
+    assert lines[8].startswith(" |15                |   |                  |")  # Black's head, White's 12
+    assert lines[-2].startswith(" | O                |   |                  |")
+    assert "BAR" not in str(Position.start("long"))
+
+
+# RULES.md section 8: every kind of bad input, with its specific error naming the problem
+
+
+def test_wrong_number_of_entries_is_rejected():
+    with pytest.raises(InvalidPositionError, match="26 integers"):
+        Position([0] * 25, "long")
+
+
+def test_non_integer_entries_are_rejected():
+    with pytest.raises(InvalidPositionError, match="not an integer"):
+        Position([0.5] + [0] * 25, "long")
+
+
+def test_too_many_checkers_on_a_point_is_rejected_not_truncated():
+    with pytest.raises(InvalidPositionError, match="at most 15"):
+        Position([0] * 24 + [16, 0], "short")
+
+
+def test_wrong_number_of_checkers_is_rejected(backend):
+    board = list(SHORT_START)
+    board[6] += 1  # 16 of the mover's checkers
+    p = Position(board, "short", validate=False)
+    assert p.status(backend=backend) == Status.TOO_MANY_MOVER
+    with pytest.raises(InvalidPositionError, match="more than 15 checkers"):
+        Position(board, "short")
+    board = list(SHORT_START)
+    board[1] -= 1
+    assert Position(board, "short", validate=False).status(backend=backend) == Status.TOO_MANY_OPPONENT
+
+
+def test_negative_counts_are_rejected(backend):
+    board = list(SHORT_START)
+    board[25] = -1
+    assert Position(board, "short", validate=False).status(backend=backend) & Status.NEGATIVE_BAR
+    with pytest.raises(InvalidPositionError, match="negative number of checkers"):
+        Position(board, "short")
+    with pytest.raises(InvalidPositionError, match="-1 checkers on point 6"):
+        Position.from_points("short", white={6: -1}, black={19: 5})
+    with pytest.raises(InvalidPositionError, match="white_bar"):
+        Position.from_points("short", white={6: 5}, black={19: 5}, white_bar=-2)
+
+
+def test_both_colours_on_one_point_are_rejected():
+    with pytest.raises(InvalidPositionError, match="both colours on point 6"):
+        Position.from_points("short", white={6: 5}, black={6: 1})
+
+
+def test_checkers_on_the_bar_in_long_nardy_are_rejected(backend):
+    board = list(LONG_START)
+    board[24], board[25] = 14, 1
+    assert Position(board, "long", validate=False).status(backend=backend) == Status.BAR_IN_LONG
+    with pytest.raises(InvalidPositionError, match="long nardy has no bar"):
+        Position(board, "long")
+
+
+def test_both_sides_borne_off_is_rejected(backend):
+    assert Position([0] * 26, "short", validate=False).status(backend=backend) == Status.BOTH_BORNE_OFF
+    with pytest.raises(InvalidPositionError, match="both sides have borne off all 15"):
+        Position([0] * 26, "long")
+
+
+def test_an_illegal_block_of_the_side_not_on_roll_is_rejected(backend):
+    # the opponent holds its points 13..18 (the mover's 1..6) with every mover checker behind it
+    board = [0] * 26
+    for p in range(1, 7):
+        board[p] = -2
+    board[12] = -3
+    board[24] = 15
+    p = Position(board, "long", validate=False)
+    assert p.status(backend=backend) == Status.ILLEGAL_BLOCK_OPPONENT
+    with pytest.raises(InvalidPositionError, match="side not on roll holds a six-block"):
+        Position(board, "long")
+    assert Position(board, "long", rules=Rules("long", block_rule="none")).is_valid(Rules("long", block_rule="none"))
+
+
+def test_dice_outside_one_to_six_are_rejected(backend):
+    p = Position.start("long")
+    for dice in [(0, 3), (7, 1), (1,), (1, 2, 3), ("a", 1), (1.0, 2), (True, 2)]:
+        with pytest.raises(nardy.InvalidDiceError):
+            p.legal_moves(dice, backend=backend)
+
+
+def test_a_move_that_is_not_legal_is_rejected(backend):
+    with pytest.raises(nardy.IllegalMoveError, match="second checker from the head"):
+        Position.start("long").apply(nardy.Move((6, 5), ((24, 18), (24, 19))), backend=backend)
+
+
+def test_unknown_colour_and_variant_are_rejected():
+    with pytest.raises(InvalidPositionError, match="unknown colour"):
+        Position(LONG_START, "long", "red")
+    with pytest.raises(nardy.InvalidRulesError, match="choose 'long' or 'short'"):
+        Position(LONG_START, "medium")
+
+
+def test_status_lists_every_problem_at_once(backend):
+    board = [0] * 26
+    board[25], board[0], board[5] = -1, 1, 16 - 1
+    flags = Position(board, "long", validate=False).status(backend=backend)
+    assert flags & Status.NEGATIVE_BAR and flags & Status.BAR_IN_LONG
+    assert "long nardy has no bar" in str(pytest.raises(InvalidPositionError, Position, board, "long").value)
+
+
+def test_variant_and_batch_views_agree():
+    views = np.array([LONG_START, LONG_START], np.int8)
+    assert nardy.batch.pips(views, Variant.LONG).tolist() == [[360, 360], [360, 360]]
