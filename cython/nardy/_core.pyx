@@ -15,8 +15,10 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
-from nardy._board cimport VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, mover_on_board, opponent_on_board, pips as c_pips, rules_t
-from nardy._board cimport status as c_status
+from nardy._board cimport (
+    BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
+    scan, scan_t, status_of,
+)
 from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_moves, gen_t, perft as c_perft
 
 cdef enum:
@@ -43,10 +45,11 @@ cdef const int8_t* board_pointer(bytes board) except NULL:
 
 cdef inline int check(const int8_t* b, const rules_t* r) noexcept nogil:
     """0 for a playable board, its status flags if invalid, GAME_OVER if a side has finished."""
-    cdef uint32_t flags = c_status(b, r)
+    cdef scan_t s
+    cdef uint32_t flags = status_of(b, r, &s)
     if flags:
         return <int>flags
-    if mover_on_board(b) == 0 or opponent_on_board(b) == 0:
+    if s.n_mine + b[BAR] == 0 or s.n_theirs - b[0] == 0:
         return C_GAME_OVER
     return C_OK
 
@@ -57,9 +60,10 @@ def status(const int8_t[:, ::1] views, tuple rules):
     cdef Py_ssize_t i, n = views.shape[0]
     out = np.empty(n, np.uint32)
     cdef uint32_t[::1] o = out
+    cdef scan_t s
     with nogil:
         for i in range(n):
-            o[i] = c_status(&views[i, 0], &r)
+            o[i] = status_of(&views[i, 0], &r, &s)
     return out
 
 
@@ -69,9 +73,11 @@ def blocks(const int8_t[:, ::1] views, tuple rules):
     cdef Py_ssize_t i, n = views.shape[0]
     out = np.empty(n, np.uint8)
     cdef uint8_t[::1] o = out
+    cdef scan_t s
     with nogil:
         for i in range(n):
-            o[i] = illegal_block_mover(&views[i, 0], &r) | (illegal_block_opponent(&views[i, 0], &r) << 1)
+            scan(&views[i, 0], &s)
+            o[i] = illegal_block_mover(&s, &views[i, 0], &r) | (illegal_block_opponent(&s, &views[i, 0], &r) << 1)
     return out
 
 
@@ -259,13 +265,13 @@ def perft(bytes board, int depth, tuple rules):
     """(code, count): RULES.md section 7 perft of one board (26 int8 bytes)."""
     cdef rules_t r = as_rules(rules)
     cdef const int8_t* view = board_pointer(board)
-    cdef int code = c_status(view, &r)
+    cdef int code = check(view, &r)
     cdef int cap = 1024
     cdef int64_t count
+    if code == C_GAME_OVER:
+        return OK, 1  # a game that has ended is a leaf
     if code:
         return code, 0
-    if mover_on_board(view) == 0 or opponent_on_board(view) == 0:
-        return OK, 1  # a game that has ended is a leaf
     while True:
         with nogil:
             count = c_perft(view, depth, &r, cap)

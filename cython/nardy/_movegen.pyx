@@ -15,12 +15,13 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from nardy._board cimport (
-    ALL_POINTS, BAR, BLOCK_NONE, CHECKERS, HEAD, HEAD_NONE, HEAD_PERMISSION, HEAD_STRICT, LONG,
-    SHORT, TIMING_END, TIMING_STEP, VIEW, __builtin_clz, __builtin_ctz, flip, forbidden_starts,
-    mover_mask, mover_on_board, opponent_mask, opponent_on_board, rotate12, rules_t, runs6,
+    ALL_POINTS, BAR, BLOCK_NONE, CHECKERS, HEAD, HEAD_PERMISSION, HEAD_STRICT, LONG, SHORT,
+    TIMING_END, TIMING_STEP, VIEW, __builtin_clz, flip, forbidden_starts, mover_left, rotate12,
+    rules_t, runs6, scan, scan_t,
 )
 
-DEF BAR_BIT = 1 << 24
+cdef enum:
+    BAR_BIT = 1 << 24  # the bar among the sources of a step
 
 
 cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil:
@@ -249,10 +250,12 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     Results are g.out[0:n] with representatives g.moves[0:n]; a roll that cannot be played
     gives one result, the board itself, with an empty move.
     """
-    cdef int p, k, i, j, n
+    cdef int p, k
     cdef uint32_t reach
+    cdef scan_t s
     cdef bint blocks = g.rules.variant == LONG and g.rules.block_rule != BLOCK_NONE
     memcpy(g.b, b, VIEW)
+    scan(b, &s)
     g.overflow = 0
     g.best = 0
     clear_results(g)
@@ -262,23 +265,18 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     for k in range(g.ndice):
         g.dice[k] = d1
     g.dice[1] = d2
-    g.mover = mover_mask(b)
-    g.open_points = 0
-    for p in range(1, 25):
-        if b[p] >= (-1 if g.rules.variant == SHORT else 0):
-            g.open_points |= <uint32_t>1 << (p - 1)
-    g.outside = b[BAR]
-    for p in range(7, 25):
+    g.mover = s.mine
+    g.open_points = ~(s.closed if g.rules.variant == SHORT else s.theirs) & ALL_POINTS
+    g.on_board = s.n_mine + b[BAR]
+    g.outside = g.on_board
+    for p in range(1, 7):
         if b[p] > 0:
-            g.outside += b[p]
-    g.on_board = mover_on_board(b)
+            g.outside -= b[p]
     g.heads = 0
     g.head_limit = head_limit(b, d1, d2, &g.rules)
     g.forbidden = 0
     if blocks:
-        g.forbidden = forbidden_starts(
-            rotate12(opponent_mask(b)), CHECKERS - opponent_on_board(b), g.rules.block_rule
-        )
+        g.forbidden = forbidden_starts(rotate12(s.theirs), CHECKERS - s.n_theirs, g.rules.block_rule)
     g.step_check = blocks and g.rules.block_timing == TIMING_STEP and g.forbidden != 0
     g.end_check = blocks and g.rules.block_timing == TIMING_END and g.forbidden != 0
     g.canonical = d1 == d2 and not g.want_sequences
@@ -372,7 +370,7 @@ cdef int64_t perft_node(perft_t* P, const int8_t* b, int depth, bint starter) no
                 continue
             for i in range(n):
                 child = g.out + i * VIEW
-                if mover_on_board(child) > 0:
+                if mover_left(child) > 0:
                     flip(child, turned, P.rules.variant)
                     sub = perft_node(P, turned, depth - 1, not starter)
                 elif P.rules.last_roll_draw and starter:

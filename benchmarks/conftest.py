@@ -1,0 +1,47 @@
+"""Benchmark fixtures: the committed self-play corpora (see make_corpus.py), tiled with all 21 rolls."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nardy import reference
+
+DATA = Path(__file__).parent / "data"
+ROLLS = np.array(reference.ROLLS, np.int8)
+
+
+class Corpus:
+    """One variant's corpus: 1000 contact and 1000 race positions, and the reference's result counts."""
+
+    def __init__(self, variant: str) -> None:
+        text = (DATA / f"{variant}.txt").read_text()
+        counts = re.search(r"results contact (\d+) race (\d+)", text)
+        assert counts, f"{variant}.txt has no result counts in its header"
+        self.results = {"contact": int(counts[1]), "race": int(counts[2])}
+        boards = np.array([list(map(int, line.split(","))) for line in text.splitlines() if not line.startswith("#")], np.int8)
+        self.boards = {"contact": boards[:1000], "race": boards[1000:]}
+
+    def with_rolls(self, kind: str, positions: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(views, rolls): every position of `kind` (or its first `positions`) with each of the 21 rolls."""
+        boards = self.boards[kind][:positions]
+        views = np.repeat(boards, len(ROLLS), axis=0)
+        rolls = np.tile(ROLLS, (len(boards), 1))
+        return views, rolls
+
+
+@pytest.fixture(scope="session")
+def corpus() -> dict[str, Corpus]:
+    return {"long": Corpus("long"), "short": Corpus("short")}
+
+
+def per_item(benchmark, items: int, **extra: float) -> None:
+    """Record throughput figures beside the timing (nothing when timing is disabled)."""
+    benchmark.extra_info["items"] = items
+    benchmark.extra_info.update(extra)
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:
+        benchmark.extra_info["ns_per_item_min"] = stats.stats.min / items * 1e9
