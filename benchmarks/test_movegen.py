@@ -70,3 +70,21 @@ def test_single_call_kernel_entry(benchmark, corpus, variant):
     total = benchmark(run)
     assert total == len(batch.generate(views, rolls, Rules(variant))[0])
     per_item(benchmark, len(boards), results=total)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_single_call_raw_results(benchmark, corpus, variant):
+    """The thin Python API for one call: `engine.raw_results`, bytes out, no object per result."""
+    benchmark.group = "single-call"
+    views, rolls = corpus[variant].with_rolls("contact", 50)
+    boards = [bytes(v.tobytes()) for v in views]
+    dice = [tuple(r) for r in rolls.tolist()]
+    rules = Rules(variant)
+    raw = engine.raw_results
+
+    def run():
+        return sum(raw(b, d, rules)[0] for b, d in zip(boards, dice))
+
+    total = benchmark(run)
+    assert total == len(batch.generate(views, rolls, rules)[0])
+    per_item(benchmark, len(boards), results=total)

@@ -19,6 +19,7 @@ cdef struct gen_t:
     bint step_check       # long, block_timing "step": judge blocks after every step
     bint end_check        # long, block_timing "end": judge blocks at the end only
     bint canonical        # double played in non-increasing source order: no duplicates
+    bint dedupe           # results may repeat: look each one up before recording it
     bint store            # write result boards and moves (else only count them)
     bint want_sequences   # also record every step sequence
     # the position while a turn is walked
@@ -29,6 +30,9 @@ cdef struct gen_t:
     int heads             # checkers taken from the head so far
     int first_die         # die of the first step (larger-die rule)
     int8_t path[8]        # (from, to) of the steps so far
+    uint32_t played[26]   # non-doubles: bit y-1 of played[x] = "x/hi and y/lo" (two checkers) recorded
+    uint8_t chained[26]   # non-doubles: one checker from s by both dice recorded, per intermediate hit (bits)
+    bint block_seen       # a canonical double met a step that made an illegal block
     # results: at most `cap`; each reached by `best` steps
     int best
     int n
@@ -48,6 +52,14 @@ cdef struct gen_t:
     uint32_t stamp
     uint32_t table_mask
     int overflow          # a buffer was too small: the caller grows it and calls again
+
+cdef struct undo_t:
+    uint32_t mover
+    int outside
+    int on_board
+    int src
+    int dst
+    bint hit
 
 cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil
 cdef void gen_free(gen_t* g) noexcept nogil

@@ -93,7 +93,7 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
     if depth > g.best:
         g.best = depth
         clear_results(g)
-    if not g.canonical:
+    if g.dedupe:
         slot = <uint32_t>board_hash(g.b) & g.table_mask
         while g.stamps[slot] == g.stamp:
             if memcmp(g.out + g.slots[slot] * VIEW, g.b, VIEW) == 0:
@@ -107,13 +107,13 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
             return -1
         idx = g.n
         g.n += 1
-        if g.store or not g.canonical:  # de-duplication compares stored boards
+        if g.store or g.dedupe:  # de-duplication compares stored boards
             memcpy(g.out + idx * VIEW, g.b, VIEW)
             memcpy(g.moves + idx * MOVE_BYTES, g.path, MOVE_BYTES)
             for k in range(2 * depth, MOVE_BYTES):
                 g.moves[idx * MOVE_BYTES + k] = -1
         g.larger[idx] = with_larger
-        if not g.canonical:
+        if g.dedupe:
             g.stamps[slot] = g.stamp
             g.slots[slot] = idx
     if g.want_sequences:
@@ -148,12 +148,77 @@ cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
     return srcs
 
 
+cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcept nogil:
+    """Move a checker from `src` by `d` (a step that `sources` allowed), remembering how to undo it."""
+    cdef int dst = src - d
+    u.mover = g.mover
+    u.outside = g.outside
+    u.on_board = g.on_board
+    u.src = src
+    u.hit = False
+    g.b[src] -= 1
+    if src <= 24 and g.b[src] == 0:
+        g.mover &= ~(<uint32_t>1 << (src - 1))
+    if dst >= 1:
+        if g.b[dst] == -1:
+            u.hit = True
+            g.b[dst] = 0
+            g.b[0] -= 1
+        g.b[dst] += 1
+        g.mover |= <uint32_t>1 << (dst - 1)
+        if src >= 7 and dst <= 6:
+            g.outside -= 1
+    else:
+        dst = 0
+        g.on_board -= 1
+    u.dst = dst
+    if src == HEAD and g.rules.variant == LONG:
+        g.heads += 1
+    g.path[2 * depth] = src
+    g.path[2 * depth + 1] = dst
+
+
+cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:
+    if u.src == HEAD and g.rules.variant == LONG:
+        g.heads -= 1
+    if u.dst >= 1:
+        g.b[u.dst] -= 1
+        if u.hit:
+            g.b[u.dst] = -1
+            g.b[0] += 1
+    g.b[u.src] += 1
+    g.mover = u.mover
+    g.outside = u.outside
+    g.on_board = u.on_board
+
+
+cdef inline bint blocked(const gen_t* g) noexcept nogil:
+    """block_timing "step": does the mover now hold an illegal six-block?"""
+    return g.step_check and (runs6(rotate12(g.mover)) & g.forbidden) != 0
+
+
+cdef inline int candidate(gen_t* g, int depth, int sub) noexcept nogil:
+    """After walking a node's continuations (most steps below: `sub`): record the node if it is a
+    candidate that nothing below beats. The most steps of a candidate here or below, or -2 if full."""
+    if sub > depth:
+        return sub
+    if g.end_check and (runs6(rotate12(g.mover)) & g.forbidden):
+        return sub
+    if record(g, depth) < 0:
+        return -2
+    return depth
+
+
+cdef inline int top_bit(uint32_t bits) noexcept nogil:
+    return 31 - __builtin_clz(bits)
+
+
 cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
-    """Walk every continuation of the current turn; the most steps of a candidate below, or -2 if full."""
-    cdef int sub = -1, r, i, j, d, src, dst, src_bit
-    cdef bint seen, hit
-    cdef uint32_t srcs, old_mover
-    cdef int old_outside, old_on_board
+    """Every continuation of the turn, any dice order (or, `canonical`, non-increasing sources)."""
+    cdef int sub = -1, r, i, j, d, src
+    cdef bint seen
+    cdef uint32_t srcs
+    cdef undo_t u
     if g.on_board > 0 and depth < g.ndice:
         for i in range(g.ndice):
             if used & (1 << i):
@@ -169,61 +234,116 @@ cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
             if g.canonical:
                 srcs &= (<uint32_t>2 << (max_src - 1)) - 1
             while srcs:
-                src_bit = 31 - __builtin_clz(srcs)
-                srcs &= ~(<uint32_t>1 << src_bit)
-                src = src_bit + 1
-                dst = src - d
-                # apply the step
-                old_mover = g.mover
-                old_outside = g.outside
-                old_on_board = g.on_board
-                g.b[src] -= 1
-                if src <= 24 and g.b[src] == 0:
-                    g.mover &= ~(<uint32_t>1 << src_bit)
-                hit = False
-                if dst >= 1:
-                    if g.b[dst] == -1:
-                        hit = True
-                        g.b[dst] = 0
-                        g.b[0] -= 1
-                    g.b[dst] += 1
-                    g.mover |= <uint32_t>1 << (dst - 1)
-                    if src >= 7 and dst <= 6:
-                        g.outside -= 1
-                else:
-                    dst = 0
-                    g.on_board -= 1
-                if src == HEAD and g.rules.variant == LONG:
-                    g.heads += 1
-                g.path[2 * depth] = src
-                g.path[2 * depth + 1] = dst
+                src = top_bit(srcs) + 1
+                srcs &= ~(<uint32_t>1 << (src - 1))
+                do_step(g, src, d, depth, &u)
                 if depth == 0:
                     g.first_die = d
-                if not (g.step_check and (runs6(rotate12(g.mover)) & g.forbidden)):
+                if not blocked(g):
                     r = walk(g, depth + 1, used | (1 << i), src)
                     if r == -2:
                         return -2
                     if r > sub:
                         sub = r
-                # undo the step
-                if src == HEAD and g.rules.variant == LONG:
-                    g.heads -= 1
-                if dst >= 1:
-                    g.b[dst] -= 1
-                    if hit:
-                        g.b[dst] = -1
-                        g.b[0] += 1
-                g.b[src] += 1
-                g.mover = old_mover
-                g.outside = old_outside
-                g.on_board = old_on_board
-    if sub > depth:
-        return sub
-    if g.end_check and (runs6(rotate12(g.mover)) & g.forbidden):
-        return sub
-    if record(g, depth) < 0:
-        return -2
-    return depth
+                undo_step(g, &u)
+    return candidate(g, depth, sub)
+
+
+cdef int walk_double(gen_t* g, int depth, int max_src) noexcept nogil:
+    """A double in non-increasing source order: each multiset of steps once, so no duplicates.
+
+    Exact unless a step makes an illegal six-block (another order might avoid it): then it
+    stops with -3 and the caller walks every order instead.
+    """
+    cdef int sub = -1, r, src, d = g.dice[0]
+    cdef uint32_t srcs
+    cdef undo_t u
+    if g.on_board > 0 and depth < 4:
+        srcs = sources(g, d) & ((<uint32_t>2 << (max_src - 1)) - 1)
+        while srcs:
+            src = top_bit(srcs) + 1
+            srcs &= ~(<uint32_t>1 << (src - 1))
+            do_step(g, src, d, depth, &u)
+            if blocked(g):
+                undo_step(g, &u)
+                return -3
+            r = walk_double(g, depth + 1, src)
+            undo_step(g, &u)
+            if r < -1:
+                return r
+            if r > sub:
+                sub = r
+    return candidate(g, depth, sub)
+
+
+cdef enum:
+    VIA_QUIET = 1     # one checker by both dice, no hit on the way
+    VIA_HIT_HI = 2    # ... hitting a blot on the point the larger die reaches first
+    VIA_HIT_LO = 4    # ... hitting a blot on the point the smaller die reaches first
+
+
+cdef int walk_pair(gen_t* g) noexcept nogil:
+    """Two different dice when no checker can bear off: both orders, with no lookups.
+
+    A two-step result is either two checkers moved, x by the larger die and y by the smaller
+    (the same from either order), or one checker s moved by both (x = y + lo or y = x + hi,
+    "x/hi y/lo" with y = x - hi, ...), which is the same from every order unless a blot was hit
+    on the way. Each such play is recorded once, the first time (larger die first); `played`
+    and `chained` remember which were.
+    """
+    cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below
+    cdef uint32_t first, second
+    cdef undo_t u1, u2
+    memset(g.played, 0, sizeof(g.played))
+    memset(g.chained, 0, sizeof(g.chained))
+    for order in range(2):
+        g.first_die = hi if order == 0 else lo
+        first = sources(g, g.first_die)
+        while first:
+            f = top_bit(first) + 1
+            first &= ~(<uint32_t>1 << (f - 1))
+            do_step(g, f, g.first_die, 0, &u1)
+            if not blocked(g):
+                below = -1
+                if g.on_board > 0:
+                    second = sources(g, lo if order == 0 else hi)
+                    while second:
+                        if order == 0:  # x/hi then y/lo
+                            x = f
+                            y = top_bit(second) + 1
+                            second &= ~(<uint32_t>1 << (y - 1))
+                            s = x if y == x - hi else (y if y - lo == x else 0)
+                            via = (VIA_HIT_HI if u1.hit else VIA_QUIET) if y == x - hi else VIA_QUIET
+                        else:  # y/lo then x/hi
+                            y = f
+                            x = top_bit(second) + 1
+                            second &= ~(<uint32_t>1 << (x - 1))
+                            s = y if x == y - lo else (x if x - hi == y else 0)
+                            via = (VIA_HIT_LO if u1.hit else VIA_QUIET) if x == y - lo else VIA_QUIET
+                        if (s and g.chained[s] & via) or (not s and (g.played[x] >> (y - 1)) & 1):
+                            below = 2  # recorded already: the same play
+                            continue
+                        do_step(g, y if order == 0 else x, lo if order == 0 else hi, 1, &u2)
+                        if not blocked(g):
+                            if candidate(g, 2, -1) == -2:
+                                undo_step(g, &u2)
+                                undo_step(g, &u1)
+                                return -2
+                            if g.best == 2:
+                                below = 2
+                                if s:
+                                    g.chained[s] |= via
+                                else:
+                                    g.played[x] |= <uint32_t>1 << (y - 1)
+                        undo_step(g, &u2)
+                r = candidate(g, 1, below)
+                if r == -2:
+                    undo_step(g, &u1)
+                    return -2
+                if r > sub:
+                    sub = r
+            undo_step(g, &u1)
+    return candidate(g, 0, sub)
 
 
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
@@ -250,8 +370,7 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     Results are g.out[0:n] with representatives g.moves[0:n]; a roll that cannot be played
     gives one result, the board itself, with an empty move.
     """
-    cdef int p, k
-    cdef uint32_t reach
+    cdef int p, k, found
     cdef scan_t s
     cdef bint blocks = g.rules.variant == LONG and g.rules.block_rule != BLOCK_NONE
     memcpy(g.b, b, VIEW)
@@ -280,11 +399,21 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     g.step_check = blocks and g.rules.block_timing == TIMING_STEP and g.forbidden != 0
     g.end_check = blocks and g.rules.block_timing == TIMING_END and g.forbidden != 0
     g.canonical = d1 == d2 and not g.want_sequences
-    if g.canonical and g.step_check:
-        # the order of a double's steps matters only if a transient block could form
-        reach = g.mover | (g.mover >> d1) | (g.mover >> (2 * d1)) | (g.mover >> (3 * d1)) | (g.mover >> (4 * d1))
-        g.canonical = (runs6(rotate12(reach)) & g.forbidden) == 0
-    if walk(g, 0, 0, 25) == -2:
+    g.dedupe = False
+    if g.canonical:
+        found = walk_double(g, 0, 25)
+        if found == -3:  # a step made a six-block that another order might avoid: every order
+            g.canonical = False
+            g.dedupe = True
+            g.best = 0
+            clear_results(g)
+            found = walk(g, 0, 0, 25)
+    elif d1 != d2 and not g.want_sequences and g.outside >= 2:
+        found = walk_pair(g)  # two steps cannot bring the last two outside checkers home to bear off
+    else:
+        g.dedupe = True
+        found = walk(g, 0, 0, 25)
+    if found == -2:
         return -1
     if g.ndice == 2 and g.best == 1:
         _keep_larger(g)

@@ -41,6 +41,7 @@ _HEAD = {"strict": 0, "permission": 1, "none": 2}
 _BLOCK = {"ahead": 0, "home": 1, "none": 2}
 _TIMING = {"step": 0, "end": 1}
 _local = threading.local()
+_CODES: dict[Rules, tuple[int, int, int, int, int]] = {}
 _PACKING = struct.Struct("26b")
 
 
@@ -57,10 +58,15 @@ def backend_of(backend: str | None) -> str:
 
 def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
     """The rules as the core's small ints: variant, head exception, block rule, timing, last-roll draw."""
-    if rules.variant is Variant.SHORT:
-        return (1, 2, 2, 0, 0)
-    return (0, _HEAD[rules.head_exception], _BLOCK[rules.block_rule], _TIMING[rules.block_timing],
-            int(rules.last_roll_draw))
+    codes = _CODES.get(rules)
+    if codes is None:
+        if rules.variant is Variant.SHORT:
+            codes = (1, 2, 2, 0, 0)
+        else:
+            codes = (0, _HEAD[rules.head_exception], _BLOCK[rules.block_rule], _TIMING[rules.block_timing],
+                     int(rules.last_roll_draw))
+        _CODES[rules] = codes
+    return codes
 
 
 def generator() -> object:
@@ -95,15 +101,31 @@ def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
     return Status(int(_core.status(np.frombuffer(board, np.int8).reshape(1, 26), core_rules(rules))[0]))
 
 
+def raw_results(board: bytes, dice: Sequence[int], rules: Rules) -> tuple[int, bytes, bytes]:
+    """The core's answer for one roll with no Python object per result: (n, children, moves).
+
+    `children` is n x 26 int8 bytes (mover's view, before the turn passes), `moves` n x 8 int8
+    bytes of (from, to) pairs padded with -1. The fastest single call; raises like `results`.
+    """
+    try:
+        d1, d2 = dice
+        if type(d1) is not int or type(d2) is not int:
+            d1, d2 = check_dice(dice)
+        code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules))
+    except (TypeError, ValueError):
+        check_dice(dice)  # names what is wrong with the dice
+        raise
+    if code:
+        raise_for_code(code, as_ints(board), dice)
+    return n, children, moves
+
+
 def results(board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None) -> list[tuple[bytes, Pairs]]:
     """The distinct results of a roll, each with one representative step sequence ((from, to) pairs)."""
     if backend_of(backend) == "python":
         found = reference.legal_results(as_ints(board), dice, rules)
         return [(as_bytes(child), tuple((s, t) for s, t, _ in seqs[0])) for child, seqs in found.items()]
-    d1, d2 = check_dice(dice)
-    code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules))
-    if code:
-        raise_for_code(code, as_ints(board), dice)
+    n, children, moves = raw_results(board, dice, rules)
     return [(children[26 * i: 26 * i + 26], _pairs(moves[8 * i: 8 * i + 8])) for i in range(n)]
 
 

@@ -68,10 +68,12 @@ class Rules:
     Unknown options and values raise `InvalidRulesError`, naming the valid choices.
     """
 
-    __slots__ = ("variant", "_options")
+    __slots__ = ("variant", "_options", "_key", "_hash")
 
     variant: Variant
     _options: dict[str, Any]
+    _key: tuple[Any, ...]
+    _hash: int
 
     def __init__(self, variant: Variant | str = Variant.LONG, **options: Any) -> None:
         variant = Variant.parse(variant)
@@ -96,6 +98,8 @@ class Rules:
                 values.setdefault(name, defaults[variant])
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "_options", values)
+        object.__setattr__(self, "_key", (variant, tuple(sorted(values.items()))))
+        object.__setattr__(self, "_hash", hash(self._key))
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -119,14 +123,11 @@ class Rules:
     def non_defaults(self) -> dict[str, Any]:
         return {k: v for k, v in self._options.items() if OPTIONS[k][2][self.variant] != v}
 
-    def _key(self) -> tuple[Any, ...]:
-        return (self.variant, tuple(sorted(self._options.items())))
-
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Rules) and self._key() == other._key()
+        return self is other or (isinstance(other, Rules) and self._key == other._key)
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return self._hash
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={v!r}" for k, v in self.non_defaults().items())

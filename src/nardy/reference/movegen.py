@@ -33,9 +33,9 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     except (TypeError, ValueError):
         raise InvalidDiceError(f"a roll is two dice, got {dice!r}") from None
     for d in (d1, d2):
-        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+        if isinstance(d, bool) or not hasattr(d, "__index__") or not 1 <= int(d) <= 6:
             raise InvalidDiceError(f"a die shows 1..6, got {d!r} in {tuple(dice)!r}")
-    return d1, d2
+    return int(d1), int(d2)
 
 
 def check_board(board: Sequence[int], rules: Rules) -> Board:
