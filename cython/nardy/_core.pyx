@@ -19,7 +19,7 @@ from nardy._board cimport (
     BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
     scan, scan_t, status_of,
 )
-from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_moves, gen_t, perft as c_perft
+from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_moves, gen_t, perft as c_perft
 
 cdef enum:
     C_OK = 0
@@ -119,12 +119,10 @@ cdef class Generator:
         gen_free(&self.g)
 
     cdef int _grow(self) except -1:
-        gen_free(&self.g)
-        self.cap *= 4
-        if self.seq_cap:
-            self.seq_cap *= 4
-        if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
+        if gen_grow(&self.g) < 0:
             raise MemoryError()
+        self.cap = self.g.cap
+        self.seq_cap = self.g.seq_cap
         return 0
 
     def moves(self, bytes board, int d1, int d2, tuple rules):
@@ -160,8 +158,10 @@ cdef class Generator:
         if code != C_OK:
             return code, None, None, None, None
         if self.seq_cap == 0:
+            gen_free(&self.g)
             self.seq_cap = 4 * self.cap
-            self._grow()
+            if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
+                raise MemoryError()
         while True:
             self.g.rules = r
             self.g.store = True
@@ -230,12 +230,9 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
                     moves = <int8_t*>grown
                 got = gen_moves(&g, &views[i, 0], rolls[i, 0], rolls[i, 1])
                 if got < 0:  # more results than per_row: a larger generator, same row
-                    gen_free(&g)
-                    per_row *= 4
-                    if gen_alloc(&g, per_row, 0) < 0:
+                    if gen_grow(&g) < 0:
                         break
-                    g.rules = r
-                    g.store = True
+                    per_row = g.cap
                     continue
                 memcpy(out + total * VIEW, g.out, got * VIEW)
                 memcpy(moves + total * MOVE_BYTES, g.moves, got * MOVE_BYTES)

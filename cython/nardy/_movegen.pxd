@@ -63,5 +63,6 @@ cdef struct undo_t:
 
 cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil
 cdef void gen_free(gen_t* g) noexcept nogil
+cdef int gen_grow(gen_t* g) noexcept nogil
 cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil

@@ -62,6 +62,20 @@ cdef void gen_free(gen_t* g) noexcept nogil:
     memset(g, 0, sizeof(gen_t))
 
 
+cdef int gen_grow(gen_t* g) noexcept nogil:
+    """Four times the room, the same rules and settings; 0, or -1 without memory (g is then empty)."""
+    cdef rules_t rules = g.rules
+    cdef bint store = g.store, want_sequences = g.want_sequences
+    cdef int cap = 4 * g.cap, seq_cap = 4 * g.seq_cap
+    gen_free(g)
+    if gen_alloc(g, cap, seq_cap) < 0:
+        return -1
+    g.rules = rules
+    g.store = store
+    g.want_sequences = want_sequences
+    return 0
+
+
 cdef inline uint64_t board_hash(const int8_t* b) noexcept nogil:
     cdef uint64_t w0, w1, w2
     cdef uint32_t w3 = 0

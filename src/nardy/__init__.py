@@ -19,6 +19,7 @@ from .errors import (
 from .move import Move, Step
 from .position import Position
 from .rules import CHECKERS, NUM_POINTS, Color, Rules, Variant
+from .simulate import Simulation, SimulationError, simulate
 from .status import Status
 
 __version__ = "0.1.0"
@@ -38,7 +39,10 @@ __all__ = [
     "NardyError",
     "Position",
     "Rules",
+    "Simulation",
+    "SimulationError",
     "Status",
     "Step",
     "Variant",
+    "simulate",
 ]

@@ -124,19 +124,63 @@ def _batch_lines(lines: Any, rules: Rules) -> list[str]:
     return answers
 
 
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
+    from .simulate import simulate
+
+    rules = _rules_from(args)
+    progress = _progress_bar(args.games) if sys.stderr.isatty() and args.games >= 20000 else None
+    result = simulate(rules, args.games, seed=args.seed, policy=args.policy, threads=args.threads,
+                      chunk_size=args.chunk_size, progress=progress)
+    if progress is not None:
+        print(file=sys.stderr)
+    print(format_summary(result), file=out)
+    if args.out:
+        result.save(args.out)
+        print(f"per-game results written to {args.out}", file=out)
+
+
+def _progress_bar(total: int) -> Any:
+    def show(done: int, games: int) -> None:
+        filled = 30 * done // max(games, 1)
+        print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{games} games", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def format_summary(result: Any) -> str:
+    """A simulation's summary as a few readable lines."""
+    s = result.summary()
+    variant = result.rules.variant.value
+    lines = [
+        f"{result.games} games of {variant} nardy, {result.rules!r}, policy {result.policy}, seed {result.seed}",
+        f"{result.seconds:.2f} s on {result.threads} thread(s): {s['games_per_second']:,.0f} games/s",
+        "",
+        f"{'':16}{'rate':>8}   95% interval",
+    ]
+    rows = ["white_wins", "black_wins", "starter_wins", *[k for k in s if k in ("oin", "mars", "koks", "single", "gammon", "backgammon")]]
+    if result.rules.variant.value == "long" and result.rules.last_roll_draw:
+        rows.append("draws")
+    for name in rows:
+        rate, low, high = s[name]
+        lines.append(f"{name.replace('_', ' '):16}{100 * rate:7.2f}%   {100 * low:.2f}% .. {100 * high:.2f}%")
+    lines.append(f"{'mean plies':16}{s['mean_plies']:8.1f}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(p: argparse.ArgumentParser) -> None:
+    def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
         p.add_argument("variant", type=Variant.parse, metavar="long|short")
         for name, (variants, choices, defaults) in OPTIONS.items():
             kinds = "/".join(v.value for v in variants)
             shown = "true|false" if isinstance(choices[0], bool) else "|".join(choices)
             p.add_argument(f"--{name.replace('_', '-')}", dest=name, metavar=shown,
                            help=f"rule option ({kinds}); default " + ", ".join(f"{v.value}: {d}" for v, d in defaults.items()))
-        p.add_argument("--backend", choices=engine.BACKENDS, default=None, help="cython (default) or python (the reference)")
+        if backend:
+            p.add_argument("--backend", choices=engine.BACKENDS, default=None, help="cython (default) or python (the reference)")
 
     show = commands.add_parser("show", help="print a board with pip counts")
     common(show)
@@ -157,6 +201,16 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("dice", nargs="*", help="D1 D2")
     moves.add_argument("--batch", metavar="FILE", help="read '<26 ints> D1 D2' lines from FILE ('-' for stdin)")
     moves.set_defaults(run=cmd_moves)
+
+    sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
+    common(sim, backend=False)
+    sim.add_argument("--games", type=int, required=True, help="how many games")
+    sim.add_argument("--seed", type=int, default=None, help="root seed (default: a fresh one, printed)")
+    sim.add_argument("--policy", default="random", help="random (default), first or greedy")
+    sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
+    sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
+    sim.set_defaults(run=cmd_simulate)
     return parser
 
 

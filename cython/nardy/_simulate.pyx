@@ -1,0 +1,256 @@
+"""Self-play in the compiled core: whole games without the GIL, dice from a numpy bit generator.
+
+One call plays a chunk of games with one numpy BitGenerator (its C interface, `bitgen_t`, taken
+from the generator's capsule), so a chunk's games depend only on that generator's seed.
+"""
+
+import numpy as np
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy
+
+from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, rules_t, scan, scan_t
+from nardy._movegen cimport gen_alloc, gen_free, gen_grow, gen_moves, gen_t
+
+
+cdef extern from *:
+    """
+    /* numpy/random/bitgen.h: numpy's documented C interface to its bit generators */
+    typedef struct nardy_bitgen {
+      void *state;
+      uint64_t (*next_uint64)(void *st);
+      uint32_t (*next_uint32)(void *st);
+      double (*next_double)(void *st);
+      uint64_t (*next_raw)(void *st);
+    } nardy_bitgen_t;
+    """
+    ctypedef struct bitgen_t "nardy_bitgen_t":
+        void* state
+        uint32_t (*next_uint32)(void* st) noexcept nogil
+
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_FIRST = 1
+    POLICY_GREEDY = 2
+    TRACE_BYTES = 29     # one ply: the board (mover's view), the two dice, the colour on roll
+
+POLICIES = {"random": POLICY_RANDOM, "first": POLICY_FIRST, "greedy": POLICY_GREEDY}
+
+# result kinds: long 1 oin, 2 mars, 3 koks; short 1 single, 2 gammon, 3 backgammon; 0 draw
+
+cdef struct outcome_t:
+    int winner        # 0 white, 1 black, -1 draw
+    int kind
+    int plies
+    int starter
+    int pips[2]       # white's and black's at the end
+    int8_t final[26]  # the last move's result, seen by the side that made it
+
+
+cdef struct trace_t:
+    int8_t* data
+    int64_t n
+    int64_t cap
+    int failed
+
+
+cdef inline int roll(bitgen_t* rng) noexcept nogil:
+    """One die, uniform on 1..6 (rejecting the 4 top values of 2**32 that would bias it)."""
+    cdef uint32_t x
+    while True:
+        x = rng.next_uint32(rng.state)
+        if x < 4294967292u:
+            return 1 + <int>(x % 6)
+
+
+cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng) noexcept nogil:
+    """The index of the result the policy plays."""
+    cdef int i, k, best = 0, value, best_value = -100000
+    cdef uint32_t x, limit
+    cdef int32_t p[2]
+    cdef const int8_t* child
+    if n == 1 or policy == POLICY_FIRST:
+        return 0
+    if policy == POLICY_RANDOM:
+        limit = 4294967295u - 4294967295u % <uint32_t>n
+        while True:
+            x = rng.next_uint32(rng.state)
+            if x < limit:
+                return <int>(x % <uint32_t>n)
+    for i in range(n):  # greedy race: the lowest own pip count, then the fewest blots left
+        child = g.out + i * VIEW
+        pips(child, g.rules.variant, p)
+        value = -32 * p[0]
+        for k in range(1, 25):
+            value -= child[k] == 1
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+cdef inline int trace_ply(trace_t* t, const int8_t* board, int d1, int d2, int mover) noexcept nogil:
+    cdef void* grown
+    if t.n == t.cap:
+        t.cap = 2 * t.cap + 4096
+        grown = realloc(t.data, t.cap * TRACE_BYTES)
+        if grown == NULL:
+            t.failed = 1
+            return -1
+        t.data = <int8_t*>grown
+    memcpy(t.data + t.n * TRACE_BYTES, board, VIEW)
+    t.data[t.n * TRACE_BYTES + 26] = d1
+    t.data[t.n * TRACE_BYTES + 27] = d2
+    t.data[t.n * TRACE_BYTES + 28] = mover
+    t.n += 1
+    return 0
+
+
+cdef int result_kind(const int8_t* b, int variant, bint koks) noexcept nogil:
+    """The winner (the mover of `b`, all 15 off) scores 1, 2 or 3 (RULES.md 4 and 5)."""
+    cdef scan_t s
+    cdef int p
+    scan(b, &s)
+    if s.n_theirs - b[0] < CHECKERS:
+        return 1  # the loser has borne off: oin / single
+    if variant == LONG:
+        if koks:
+            for p in range(7, 13):  # the loser's own points 19..24
+                if b[p] < 0:
+                    return 3
+        return 2
+    if b[0] < 0:
+        return 3
+    for p in range(1, 7):
+        if b[p] < 0:
+            return 3
+    return 2
+
+
+cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bint koks, bint opening_dice,
+              int policy, outcome_t* out, trace_t* trace) noexcept nogil:
+    """One whole game from `start` (seen by the side on roll); 0, or -1 without memory.
+
+    first_mover -1: a new game, the roll-off decides who starts (and, with `opening_dice`, its
+    dice are the first roll); 0 or 1: that colour is on roll in `start` and rolls at once.
+    """
+    cdef int8_t board[26]
+    cdef int8_t after[26]
+    cdef const int8_t* child
+    cdef int a, b, d1, d2, n, mover, plies = 0
+    cdef int32_t p[2]
+    cdef bint last_roll = False
+    a = b = 0
+    while first_mover < 0:  # the roll-off: each side one die, ties roll again
+        a = roll(rng)
+        b = roll(rng)
+        if a != b:
+            first_mover = 0 if a > b else 1
+    out.starter = mover = first_mover
+    memcpy(board, start, VIEW)
+    while True:
+        if plies == 0 and opening_dice and a != 0:
+            d1, d2 = a, b
+        else:
+            d1 = roll(rng)
+            d2 = roll(rng)
+        n = gen_moves(g, board, d1, d2)
+        while n < 0:  # more results than room: grow and generate the same roll again
+            if gen_grow(g) < 0:
+                return -1
+            n = gen_moves(g, board, d1, d2)
+        if trace != NULL and trace_ply(trace, board, d1, d2, mover) < 0:
+            return -1
+        child = g.out + choose(g, n, policy, rng) * VIEW
+        plies += 1
+        memcpy(out.final, child, VIEW)
+        if last_roll:  # long nardy, last_roll_draw: the other side's last roll is over
+            if mover_left(child) == 0:
+                out.winner, out.kind = -1, 0
+            else:
+                flip(child, after, g.rules.variant)
+                out.winner, out.kind = 1 - mover, result_kind(after, g.rules.variant, koks)
+            break
+        if mover_left(child) == 0:
+            if g.rules.last_roll_draw and mover == out.starter:
+                last_roll = True
+            else:
+                out.winner, out.kind = mover, result_kind(child, g.rules.variant, koks)
+                flip(child, after, g.rules.variant)
+                break
+        flip(child, board, g.rules.variant)
+        mover = 1 - mover
+    out.plies = plies
+    # `after` is the final board seen by the side that did not make the last move
+    pips(after, g.rules.variant, p)
+    out.pips[1 - mover] = p[0]
+    out.pips[mover] = p[1]
+    return 0
+
+
+def play_games(int games, object bit_generator, tuple rules, bint koks, bint opening_dice, int policy,
+               const int8_t[::1] start, int first_mover=-1, bint record=False):
+    """Play `games` games with one numpy BitGenerator; per-game arrays (and the trace if `record`).
+
+    `start` is a valid, unfinished board seen by the side on roll: colour `first_mover`, or
+    (-1) whoever wins the roll-off of a new game.
+    """
+    cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+    cdef rules_t r
+    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = rules
+    cdef gen_t g
+    cdef trace_t trace
+    cdef outcome_t o
+    cdef int i, cap = 512, code = 0
+    winner = np.empty(games, np.int8)
+    kind = np.empty(games, np.int8)
+    plies = np.empty(games, np.int32)
+    starter = np.empty(games, np.int8)
+    final_pips = np.empty((games, 2), np.int16)
+    final = np.empty((games, VIEW), np.int8)
+    trace_offsets = np.zeros(games + 1, np.int64)
+    cdef int8_t[::1] w = winner, k = kind, s = starter
+    cdef int32_t[::1] pl = plies
+    cdef int16_t[:, ::1] fp = final_pips
+    cdef int8_t[:, ::1] fb = final
+    cdef int64_t[::1] to = trace_offsets
+    trace.data = NULL
+    trace.n = trace.cap = trace.failed = 0
+    if gen_alloc(&g, cap, 0) < 0:
+        raise MemoryError()
+    g.rules = r
+    g.store = True
+    g.want_sequences = False
+    try:
+        with bit_generator.lock, nogil:
+            i = 0
+            while i < games:
+                code = play(&g, rng, &start[0], first_mover, koks, opening_dice, policy, &o, &trace if record else NULL)
+                if code < 0:
+                    break
+                w[i], k[i], pl[i], s[i] = o.winner, o.kind, o.plies, o.starter
+                fp[i, 0], fp[i, 1] = o.pips[0], o.pips[1]
+                memcpy(&fb[i, 0], o.final, VIEW)
+                to[i + 1] = trace.n
+                i += 1
+        if code < 0:
+            raise MemoryError("a game needed more memory than could be had")
+        out = {"winner": winner, "kind": kind, "plies": plies, "starter": starter, "final_pips": final_pips,
+               "final": final}
+        if record:
+            data = np.empty((trace.n, TRACE_BYTES), np.int8)
+            if trace.n:
+                memcpy(_address(data), trace.data, trace.n * TRACE_BYTES)
+            out["trace"] = data
+            out["trace_offsets"] = trace_offsets
+        return out
+    finally:
+        gen_free(&g)
+        free(trace.data)
+
+
+cdef void* _address(object array) except NULL:
+    cdef int8_t[:, ::1] view = array
+    return &view[0, 0]

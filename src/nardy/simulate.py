@@ -1,0 +1,210 @@
+"""High-throughput self-play: whole games in the compiled core, chunked, seeded, threaded.
+
+Games are split into chunks of `chunk_size`; chunk k draws its dice from a numpy PCG64 seeded
+by `SeedSequence(seed).spawn(chunks)[k]`, so the results depend only on the seed and the chunk
+size, never on the number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import engine
+from .errors import GameOverError, NardyError
+from .position import Position
+from .rules import Rules, Variant
+
+POLICIES = ("random", "first", "greedy")
+KINDS = {
+    Variant.LONG: {0: "draw", 1: "oin", 2: "mars", 3: "koks"},
+    Variant.SHORT: {0: "draw", 1: "single", 2: "gammon", 3: "backgammon"},
+}
+
+
+class SimulationError(NardyError, ValueError):
+    """Bad arguments to `simulate`."""
+
+
+@dataclass
+class Simulation:
+    """Per-game results of `simulate` (numpy arrays, one row per game) and a summary.
+
+    winner: 0 White, 1 Black, -1 a draw (long nardy, last_roll_draw); starter: the colour that
+    won the roll-off; kind: 1, 2, 3 for oin/mars/koks or single/gammon/backgammon, 0 a draw;
+    points = kind (no doubling cube in self-play); plies: turns played, passes included;
+    final_pips: (White's, Black's); final: the last move's result (26 ints, the view of the
+    side that made it, before the turn passed). With `record`, trace[trace_offsets[i]:trace_offsets[i+1]]
+    are game i's plies: 26 mover's-view ints, the two dice, and the colour on roll.
+    """
+
+    rules: Rules
+    policy: str
+    seed: int
+    chunk_size: int
+    threads: int
+    seconds: float
+    winner: npt.NDArray[np.int8]
+    starter: npt.NDArray[np.int8]
+    kind: npt.NDArray[np.int8]
+    plies: npt.NDArray[np.int32]
+    final_pips: npt.NDArray[np.int16]
+    final: npt.NDArray[np.int8]
+    trace: npt.NDArray[np.int8] | None = field(default=None, repr=False)
+    trace_offsets: npt.NDArray[np.int64] | None = field(default=None, repr=False)
+
+    @property
+    def games(self) -> int:
+        return len(self.winner)
+
+    @property
+    def points(self) -> npt.NDArray[np.int8]:
+        return self.kind
+
+    def summary(self) -> dict[str, Any]:
+        """Rates with 95% Wilson intervals, mean plies and speed."""
+        n = self.games
+        kinds = KINDS[self.rules.variant]
+        decided = self.winner >= 0
+        out: dict[str, Any] = {
+            "games": n,
+            "white_wins": _rate(int((self.winner == 0).sum()), n),
+            "black_wins": _rate(int((self.winner == 1).sum()), n),
+            "starter_wins": _rate(int((self.winner == self.starter).sum()), n),
+            "draws": _rate(int((~decided).sum()), n),
+            "mean_plies": float(self.plies.mean()) if n else 0.0,
+            "games_per_second": n / self.seconds if self.seconds > 0 else float("inf"),
+        }
+        for code, name in kinds.items():
+            if code:
+                out[name] = _rate(int((self.kind == code).sum()), n)
+        return out
+
+    def save(self, path: str) -> None:
+        """Per-game results as .npz (all arrays) or .csv (one line per game)."""
+        columns = {
+            "winner": self.winner, "starter": self.starter, "kind": self.kind, "points": self.points,
+            "plies": self.plies, "white_pips": self.final_pips[:, 0], "black_pips": self.final_pips[:, 1],
+        }
+        if path.endswith(".npz"):
+            extra = {} if self.trace is None else {"trace": self.trace, "trace_offsets": self.trace_offsets}
+            np.savez_compressed(path, **columns, **extra)
+        elif path.endswith(".csv"):
+            table = np.column_stack(list(columns.values()))
+            np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
+        else:
+            raise SimulationError(f"--out {path!r}: write .npz or .csv")
+
+
+def _rate(count: int, n: int) -> tuple[float, float, float]:
+    """(rate, low, high): the share and its 95% Wilson score interval."""
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    z = 1.959963984540054
+    p = count / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def simulate(
+    rules: Rules | Variant | str,
+    games: int,
+    *,
+    seed: int | None = None,
+    policy: str = "random",
+    threads: int | None = None,
+    chunk_size: int = 1000,
+    record: bool = False,
+    start: Position | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Simulation:
+    """Play `games` complete games of self-play in the compiled core.
+
+    Parameters
+    ----------
+    rules : Rules, or a variant ("long", "short") for its default rules.
+    games : the number of games.
+    seed : the root seed (an int); None draws one (it is kept in the result).
+    policy : "random" (uniform among the distinct resulting positions), "first" (the first
+        legal play generated) or "greedy" (a race policy: the lowest own pip count after the
+        move, then the fewest blots, then the first generated).
+    threads : worker threads over chunks; default all cores. Results do not depend on it.
+    chunk_size : games per chunk (and per seed of the SeedSequence).
+    record : also keep every ply (board, dice, colour on roll).
+    start : play every game on from this position (a rollout) with its side on roll, which
+        rolls at once; by default each game is new and starts with the roll-off.
+    progress : called as progress(games_done, games) after each chunk.
+
+    Raises `SimulationError` for bad arguments.
+    """
+    from . import _simulate
+
+    rules = rules if isinstance(rules, Rules) else Rules(rules)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise SimulationError(f"games must be a whole number >= 0, got {games!r}")
+    if policy not in POLICIES:
+        raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    threads = threads if threads is not None else (os.cpu_count() or 1)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise SimulationError(f"threads must be a whole number >= 1, got {threads!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
+
+    sizes = [min(chunk_size, games - start) for start in range(0, games, chunk_size)]
+    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
+    if start is None:
+        first_mover, start_view = -1, np.frombuffer(Position.start(rules.variant).to_bytes(), np.int8)
+    else:
+        if not isinstance(start, Position):
+            raise SimulationError(f"start must be a Position, got {start!r}")
+        start.validate(rules)
+        if start.is_game_over():
+            raise GameOverError(f"the game is over in the start position {start!r}")
+        first_mover, start_view = int(start.turn), np.frombuffer(start.to_bytes(), np.int8)
+    koks = rules.variant is Variant.LONG and rules.koks
+    opening_dice = rules.opening == "dice"
+    codes = engine.core_rules(rules)
+    code = _simulate.POLICIES[policy]
+    done = 0
+
+    def run(k: int) -> dict[str, Any]:
+        return _simulate.play_games(sizes[k], np.random.PCG64(seeds[k]), codes, koks, opening_dice, code,
+                                    start_view, first_mover, record)
+
+    started = time.perf_counter()
+    chunks = []
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for chunk in pool.map(run, range(len(sizes))):
+            chunks.append(chunk)
+            done += len(chunk["winner"])
+            if progress is not None:
+                progress(done, games)
+    seconds = time.perf_counter() - started
+
+    def joined(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
+        return np.concatenate([c[name] for c in chunks]) if chunks else np.empty(shape, dtype)
+
+    trace = offsets = None
+    if record:
+        trace = joined("trace", (0, 29), np.int8)
+        lengths = np.concatenate([np.diff(c["trace_offsets"]) for c in chunks]) if chunks else np.empty(0, np.int64)
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    return Simulation(
+        rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
+        winner=joined("winner", (0,), np.int8), starter=joined("starter", (0,), np.int8),
+        kind=joined("kind", (0,), np.int8), plies=joined("plies", (0,), np.int32),
+        final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8), trace=trace, trace_offsets=offsets,
+    )

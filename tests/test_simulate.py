@@ -1,0 +1,160 @@
+"""Self-play in the compiled core: reproducible, independent of threads, legal, scored right."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy import Color, GameOverError, Position, Rules, SimulationError, reference, simulate
+from nardy.cli import main
+
+LONG_KINDS = {"oin": 1, "mars": 2, "koks": 3}
+SHORT_KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
+
+
+def arrays(s):
+    return [s.winner, s.starter, s.kind, s.plies, s.final_pips, s.final]
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_a_seeded_run_is_reproducible_bit_for_bit(variant):
+    a = simulate(variant, 300, seed=11, chunk_size=64, threads=1)
+    b = simulate(variant, 300, seed=11, chunk_size=64, threads=1)
+    assert all((x == y).all() for x, y in zip(arrays(a), arrays(b)))
+    c = simulate(variant, 300, seed=12, chunk_size=64, threads=1)
+    assert not (a.plies == c.plies).all()
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_results_do_not_depend_on_the_number_of_threads(variant):
+    one = simulate(variant, 500, seed=3, chunk_size=50, threads=1, record=True)
+    two = simulate(variant, 500, seed=3, chunk_size=50, threads=2, record=True)
+    assert all((x == y).all() for x, y in zip(arrays(one), arrays(two)))
+    assert (one.trace == two.trace).all() and (one.trace_offsets == two.trace_offsets).all()
+
+
+RULE_SETS = [
+    Rules("long"), Rules("long", opening="dice", block_timing="end"), Rules("long", block_rule="home", koks=True),
+    Rules("long", last_roll_draw=True, head_exception="permission"), Rules("short"), Rules("short", opening="reroll"),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
+@pytest.mark.parametrize("policy", ["random", "first", "greedy"])
+def test_every_simulated_move_is_legal_by_the_reference(rules, policy):
+    """Replay games through the reference: each ply's result is one of its legal results."""
+    s = simulate(rules, 6, seed=5, policy=policy, record=True, threads=1)
+    for game in range(s.games):
+        plies = s.trace[s.trace_offsets[game]:s.trace_offsets[game + 1]]
+        assert len(plies) == s.plies[game]
+        movers = plies[:, 28]
+        assert movers[0] == s.starter[game]
+        for i, ply in enumerate(plies):
+            board, dice = tuple(int(n) for n in ply[:26]), (int(ply[26]), int(ply[27]))
+            assert reference.status(board, rules) == 0
+            legal = reference.movegen.results(board, dice, rules)  # also the last roll after the other side finished
+            after = tuple(s.final[game]) if i == len(plies) - 1 else reference.flip(tuple(plies[i + 1][:26]), rules.variant)
+            assert tuple(int(n) for n in after) in legal, (game, i)
+        final = tuple(int(n) for n in s.final[game])
+        if s.winner[game] >= 0:
+            if reference.result(final, rules) is None:  # last_roll_draw: the loser's last roll came after
+                assert movers[-1] != s.winner[game]
+                final = reference.flip(final, rules.variant)
+            else:
+                assert movers[-1] == s.winner[game]
+            kind, points = reference.result(final, rules)
+            names = LONG_KINDS if rules.variant.value == "long" else SHORT_KINDS
+            assert names[kind] == s.kind[game] == points
+        else:
+            assert 0 in reference.board.on_board(final) and reference.result(final, rules) is not None
+
+
+def test_the_opening_follows_the_rule_option():
+    dice = simulate(Rules("short"), 200, seed=1, record=True).trace
+    reroll = simulate(Rules("short", opening="reroll"), 200, seed=1, record=True)
+    firsts = reroll.trace[reroll.trace_offsets[:-1]]
+    assert (firsts[:, 26] == firsts[:, 27]).any()  # a re-rolled opening can be a double
+    s = simulate(Rules("short"), 200, seed=1, record=True)
+    firsts = s.trace[s.trace_offsets[:-1]]
+    assert not (firsts[:, 26] == firsts[:, 27]).any()  # the roll-off dice never are
+    assert len(dice)
+
+
+def near_end(variant, white, black):
+    return Position.from_points(variant, white=white, black=black, own_numbers=True)
+
+
+@pytest.mark.parametrize("rules, white, black, kind", [
+    (Rules("long"), {1: 1}, {24: 15}, 2),  # mars: the loser has borne off none
+    (Rules("long", koks=True), {1: 1}, {24: 15}, 3),  # koks: and a checker in its first quarter
+    (Rules("long", koks=True), {1: 1}, {12: 15}, 2),
+    (Rules("long"), {1: 1}, {3: 14}, 1),  # oin: the loser has borne one off
+    (Rules("short"), {1: 1}, {1: 14}, 1),  # single
+    (Rules("short"), {1: 1}, {12: 15}, 2),  # gammon
+    (Rules("short"), {1: 1}, {20: 15}, 3),  # backgammon: a checker in the winner's home
+], ids=["mars", "koks", "mars-not-koks", "oin", "single", "gammon", "backgammon"])
+def test_every_result_kind_is_reached_and_scored(rules, white, black, kind):
+    """White bears off its last checker at once; what Black has left decides the kind."""
+    start = near_end(rules.variant, white, black)
+    s = simulate(rules, 50, seed=2, start=start, threads=1)
+    assert (s.winner == Color.WHITE).all() and (s.kind == kind).all() and (s.plies == 1).all()
+    assert (s.points == kind).all() and (s.final_pips[:, 0] == 0).all()
+
+
+def test_last_roll_draw_can_draw():
+    rules = Rules("long", last_roll_draw=True)
+    start = near_end("long", {1: 1}, {1: 1, 3: 0} | {2: 1})
+    s = simulate(rules, 200, seed=4, start=start, threads=1)
+    assert (s.winner == -1).any() and (s.kind[s.winner == -1] == 0).all()
+    assert ((s.winner == 0) | (s.winner == -1)).all()  # White moved first and always finishes
+    plain = simulate(Rules("long"), 200, seed=4, start=start, threads=1)
+    assert (plain.winner == 0).all()
+
+
+def test_summary_rates_and_intervals():
+    s = simulate("short", 2000, seed=9)
+    summary = s.summary()
+    rate, low, high = summary["white_wins"]
+    assert low < rate < high and 0.45 < rate < 0.55
+    assert abs(summary["white_wins"][0] + summary["black_wins"][0] - 1) < 1e-12
+    assert sum(summary[k][0] for k in SHORT_KINDS) == pytest.approx(1)
+    assert summary["mean_plies"] == s.plies.mean()
+
+
+def test_results_can_be_saved(tmp_path):
+    s = simulate("long", 20, seed=1, record=True)
+    s.save(str(tmp_path / "games.npz"))
+    loaded = np.load(tmp_path / "games.npz")
+    assert (loaded["winner"] == s.winner).all() and (loaded["trace"] == s.trace).all()
+    s.save(str(tmp_path / "games.csv"))
+    lines = (tmp_path / "games.csv").read_text().splitlines()
+    assert lines[0] == "winner,starter,kind,points,plies,white_pips,black_pips" and len(lines) == 21
+    with pytest.raises(SimulationError, match=".npz or .csv"):
+        s.save(str(tmp_path / "games.txt"))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(games=-1), "games must be"),
+    (dict(games=10, policy="clever"), "unknown policy 'clever'"),
+    (dict(games=10, threads=0), "threads must be"),
+    (dict(games=10, chunk_size=0), "chunk_size must be"),
+    (dict(games=10, seed=-5), "seed must be"),
+    (dict(games=10, start="start"), "start must be a Position"),
+])
+def test_bad_arguments_raise_clear_errors(kwargs, match):
+    with pytest.raises(SimulationError, match=match):
+        simulate("long", **kwargs)
+
+
+def test_a_finished_start_position_is_refused():
+    finished = Position.from_points("long", white={}, black={24: 15}, own_numbers=True)
+    with pytest.raises(GameOverError):
+        simulate("long", 1, start=finished)
+
+
+def test_cli_simulate_prints_a_summary(capsys, tmp_path):
+    assert main(["simulate", "long", "--games", "200", "--seed", "1", "--out", str(tmp_path / "g.csv")]) == 0
+    text = capsys.readouterr().out
+    assert "200 games of long nardy" in text and "mars" in text and "games/s" in text
+    assert main(["simulate", "short", "--games", "10", "--policy", "smart"]) == 2
+    assert "unknown policy 'smart'" in capsys.readouterr().err
