@@ -43,13 +43,14 @@ cdef const int8_t* board_pointer(bytes board) except NULL:
     return <const int8_t*><const char*>board
 
 
-cdef inline int check(const int8_t* b, const rules_t* r) noexcept nogil:
-    """0 for a playable board, its status flags if invalid, GAME_OVER if a side has finished."""
+cdef inline int check(const int8_t* b, const rules_t* r, bint last_roll=False) noexcept nogil:
+    """0 for a playable board, its status flags if invalid, GAME_OVER if a side has finished
+    (with `last_roll`, only if the mover has: the opponent may have just borne off its last)."""
     cdef scan_t s
     cdef uint32_t flags = status_of(b, r, &s)
     if flags:
         return <int>flags
-    if s.n_mine + b[BAR] == 0 or s.n_theirs - b[0] == 0:
+    if s.n_mine + b[BAR] == 0 or (s.n_theirs - b[0] == 0 and not last_roll):
         return C_GAME_OVER
     return C_OK
 
@@ -125,14 +126,14 @@ cdef class Generator:
         self.seq_cap = self.g.seq_cap
         return 0
 
-    def moves(self, bytes board, int d1, int d2, tuple rules):
+    def moves(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, n, children bytes n x 26, moves bytes n x 8) for one board and roll."""
         cdef rules_t r = as_rules(rules)
         cdef const int8_t* view = board_pointer(board)
         cdef int code, n
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             return BAD_DICE, 0, b"", b""
-        code = check(view, &r)
+        code = check(view, &r, last_roll)
         if code != C_OK:
             return code, 0, b"", b""
         while True:
@@ -147,14 +148,14 @@ cdef class Generator:
         return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
                 PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
 
-    def sequences(self, bytes board, int d1, int d2, tuple rules):
+    def sequences(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, children n x 26, moves n x 8, sequences k x 8, result index k) as arrays."""
         cdef rules_t r = as_rules(rules)
         cdef const int8_t* view = board_pointer(board)
         cdef int code, n
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             return BAD_DICE, None, None, None, None
-        code = check(view, &r)
+        code = check(view, &r, last_roll)
         if code != C_OK:
             return code, None, None, None, None
         if self.seq_cap == 0:

@@ -16,6 +16,7 @@ from .errors import (
     InvalidRulesError,
     NardyError,
 )
+from .game import Game, Match, Result
 from .move import Move, Step
 from .position import Position
 from .rules import CHECKERS, NUM_POINTS, Color, Rules, Variant
@@ -29,15 +30,18 @@ __all__ = [
     "CHECKERS",
     "NUM_POINTS",
     "Color",
+    "Game",
     "GameOverError",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidRulesError",
+    "Match",
     "Move",
     "NardyError",
     "Position",
+    "Result",
     "Rules",
     "Simulation",
     "SimulationError",

@@ -89,7 +89,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
     dice = (_die(args.dice[0]), _die(args.dice[1]))
     found = engine.results(position.to_bytes(), dice, rules, args.backend)
     for child, pairs in sorted(found, key=lambda r: engine.as_ints(r[0])):
-        move = position._move(dice, pairs)
+        move = position.move(dice, pairs)
         print(f"{','.join(map(str, engine.as_ints(child)))}  {move}", file=out)
 
 

@@ -101,17 +101,18 @@ def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
     return Status(int(_core.status(np.frombuffer(board, np.int8).reshape(1, 26), core_rules(rules))[0]))
 
 
-def raw_results(board: bytes, dice: Sequence[int], rules: Rules) -> tuple[int, bytes, bytes]:
+def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool = False) -> tuple[int, bytes, bytes]:
     """The core's answer for one roll with no Python object per result: (n, children, moves).
 
     `children` is n x 26 int8 bytes (mover's view, before the turn passes), `moves` n x 8 int8
     bytes of (from, to) pairs padded with -1. The fastest single call; raises like `results`.
+    `last_roll`: the opponent may already have borne off all 15 (long nardy, last_roll_draw).
     """
     try:
         d1, d2 = dice
         if type(d1) is not int or type(d2) is not int:
             d1, d2 = check_dice(dice)
-        code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules))
+        code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
     except (TypeError, ValueError):
         check_dice(dice)  # names what is wrong with the dice
         raise
@@ -120,22 +121,26 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules) -> tuple[int, b
     return n, children, moves
 
 
-def results(board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None) -> list[tuple[bytes, Pairs]]:
+def results(
+    board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
+) -> list[tuple[bytes, Pairs]]:
     """The distinct results of a roll, each with one representative step sequence ((from, to) pairs)."""
     if backend_of(backend) == "python":
-        found = reference.legal_results(as_ints(board), dice, rules)
+        found = reference.legal_results(as_ints(board), dice, rules, last_roll=last_roll)
         return [(as_bytes(child), tuple((s, t) for s, t, _ in seqs[0])) for child, seqs in found.items()]
-    n, children, moves = raw_results(board, dice, rules)
+    n, children, moves = raw_results(board, dice, rules, last_roll)
     return [(children[26 * i: 26 * i + 26], _pairs(moves[8 * i: 8 * i + 8])) for i in range(n)]
 
 
-def sequences(board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None) -> dict[bytes, list[Pairs]]:
+def sequences(
+    board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
+) -> dict[bytes, list[Pairs]]:
     """Every legal step sequence, grouped by the distinct result it reaches."""
     if backend_of(backend) == "python":
-        found = reference.legal_results(as_ints(board), dice, rules, all_sequences=True)
+        found = reference.legal_results(as_ints(board), dice, rules, all_sequences=True, last_roll=last_roll)
         return {as_bytes(child): [tuple((s, t) for s, t, _ in seq) for seq in seqs] for child, seqs in found.items()}
     d1, d2 = check_dice(dice)
-    code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules))
+    code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules), last_roll)
     if code:
         raise_for_code(code, as_ints(board), dice)
     keys = [child.tobytes() for child in children]

@@ -203,14 +203,17 @@ class Position:
         return reference.illegal_block(self.view(), self._rules(rules), 1 if color is self.turn else -1)
 
     # play -------------------------------------------------------------------------------------
-    def legal_moves(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Move]:
+    def legal_moves(
+        self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False
+    ) -> list[Move]:
         """One move per distinct resulting position, sorted by that position's array.
 
-        Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
+        `last_roll`: long nardy with last_roll_draw, the opponent has just borne off all 15 and
+        this is the final roll. Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
         """
-        found = engine.results(self._board, dice, self._rules(rules), backend)
+        found = engine.results(self._board, dice, self._rules(rules), backend, last_roll)
         found.sort(key=lambda r: engine.as_ints(r[0]), reverse=True)
-        return [self._move(dice, pairs) for _, pairs in found]
+        return [self.move(dice, pairs) for _, pairs in found]
 
     def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
         """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
@@ -221,9 +224,11 @@ class Position:
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
         grouped = engine.sequences(self._board, dice, self._rules(rules), backend)
-        return {self._after(child): [self._move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
+        return {self._after(child): [self.move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
 
-    def apply(self, move: Move, rules: Rules | None = None, *, backend: str | None = None) -> Position:
+    def apply(
+        self, move: Move, rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False
+    ) -> Position:
         """The position after `move`, with the other side on roll.
 
         Raises `IllegalMoveError` naming why the move is not legal (e.g. "second checker from
@@ -231,10 +236,10 @@ class Position:
         """
         rules = self._rules(rules)
         pairs = move.pairs()
-        for child, seqs in engine.sequences(self._board, move.dice, rules, backend).items():
+        for child, seqs in engine.sequences(self._board, move.dice, rules, backend, last_roll).items():
             if pairs in seqs:
                 return self._after(child)
-        why = reference.explain_illegal(self.view(), move.dice, pairs, rules) or "not a legal play of this roll"
+        why = reference.explain_illegal(self.view(), move.dice, pairs, rules, last_roll) or "not a legal play of this roll"
         raise IllegalMoveError(f"illegal move {str(move)!r} with {move.dice[0]}-{move.dice[1]}: {why} (in {self!r})")
 
     def pass_turn(self) -> Position:
@@ -253,7 +258,8 @@ class Position:
         flipped = engine.as_bytes(reference.flip(engine.as_ints(child), self.variant))
         return Position(flipped, self.variant, self.turn.other, validate=False)
 
-    def _move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
+    def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
+        """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
         board = list(self.view())
         steps = []
         for src, dst in pairs:

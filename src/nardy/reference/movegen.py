@@ -38,15 +38,16 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return int(d1), int(d2)
 
 
-def check_board(board: Sequence[int], rules: Rules) -> Board:
-    """The board as a tuple, or `InvalidPositionError` / `GameOverError`."""
+def check_board(board: Sequence[int], rules: Rules, last_roll: bool = False) -> Board:
+    """The board as a tuple, or `InvalidPositionError` / `GameOverError` (with `last_roll`, only
+    if the mover has finished: the opponent may have just borne off its last checker)."""
     if len(board) != 26:
         raise InvalidPositionError(f"a board has 26 entries, got {len(board)}: {tuple(board)!r}")
     board = tuple(int(n) for n in board)
     found = status(board, rules)
     if found:
         raise InvalidPositionError(f"invalid position {board!r}: {'; '.join(describe(found))}")
-    if CHECKERS in borne_off(board):
+    if borne_off(board)[0] == CHECKERS or (borne_off(board)[1] == CHECKERS and not last_roll):
         raise GameOverError(f"the game is over: a side has borne off all 15 checkers in {board!r}")
     return board
 
@@ -151,14 +152,15 @@ def _levels(board: Board, dice: tuple[int, int], rules: Rules, all_sequences: bo
 
 
 def legal_results(
-    board: Sequence[int], dice: Sequence[int], rules: Rules, *, all_sequences: bool = False
+    board: Sequence[int], dice: Sequence[int], rules: Rules, *, all_sequences: bool = False, last_roll: bool = False
 ) -> dict[Board, list[Steps]]:
     """The distinct positions the roll can lead to (mover's view, before the turn passes).
 
     Each maps to its step sequences: the first one found, or with `all_sequences` every one.
     A turn with no legal step maps the board itself to the empty sequence (the roll is lost).
+    `last_roll`: long nardy, last_roll_draw: the opponent has just borne off its last checker.
     """
-    return results(check_board(board, rules), check_dice(dice), rules, all_sequences=all_sequences)
+    return results(check_board(board, rules, last_roll), check_dice(dice), rules, all_sequences=all_sequences)
 
 
 def results(board: Board, dice: tuple[int, int], rules: Rules, *, all_sequences: bool = False) -> dict[Board, list[Steps]]:
@@ -189,9 +191,11 @@ def results(board: Board, dice: tuple[int, int], rules: Rules, *, all_sequences:
     return results
 
 
-def explain_illegal(board: Sequence[int], dice: Sequence[int], moves: Sequence[tuple[int, int]], rules: Rules) -> str | None:
+def explain_illegal(
+    board: Sequence[int], dice: Sequence[int], moves: Sequence[tuple[int, int]], rules: Rules, last_roll: bool = False
+) -> str | None:
     """Why playing `moves` ((from, to) pairs, 0 = off, 25 = bar) with `dice` is illegal, or None."""
-    board = check_board(board, rules)
+    board = check_board(board, rules, last_roll)
     dice = check_dice(dice)
     d1, d2 = dice
     limit = head_limit(board, dice, rules)
@@ -231,7 +235,7 @@ def explain_illegal(board: Sequence[int], dice: Sequence[int], moves: Sequence[t
         return max(reasons, key=lambda r: r[0])[1]
     if rules.variant is Variant.LONG and rules.block_timing == "end" and (problem := block_problem(final, rules)):
         return problem
-    legal = legal_results(board, dice, rules)
+    legal = results(board, dice, rules)
     steps_needed = len(next(iter(legal.values()))[0])
     if len(moves) < steps_needed:
         return f"the roll must be used as fully as possible: {steps_needed} steps can be played, this plays {len(moves)}"

@@ -1,0 +1,317 @@
+"""Games and matches (RULES.md sections 4 to 6): roll-off, turns, scoring, the doubling cube.
+
+Pure Python (nothing here is hot): the rules of each move come from `Position`. Dice come from
+a seeded numpy `Generator`, or from a given list; a game's `record` replays it exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import GameOverError, IllegalMoveError, InvalidDiceError
+from .move import Move
+from .position import Position
+from .rules import CHECKERS, Color, Rules, Variant
+
+Event = tuple[Any, ...]
+
+
+class _Dice:
+    """Dice from a seeded generator, or from a list that must not run out."""
+
+    def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
+        self._given = None if dice is None else iter(dice)
+        self._rng = np.random.default_rng(seed)
+
+    def die(self) -> int:
+        if self._given is None:
+            return int(self._rng.integers(1, 7))
+        try:
+            d = next(self._given)
+        except StopIteration:
+            raise InvalidDiceError("the given dice ran out") from None
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+            raise InvalidDiceError(f"a die shows 1..6, got {d!r}")
+        return d
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winner (None for a draw), the kind, the points with the cube."""
+
+    winner: Color | None
+    kind: str
+    points: int
+
+
+class Game:
+    """One game of long or short nardy.
+
+    >>> g = Game("short", seed=1)
+    >>> g.roll_off() in [(w, b) for w in range(1, 7) for b in range(1, 7) if w != b]
+    True
+
+    The side on roll calls `roll()` (short nardy: `double()` first, if it may), then `play(move)`
+    with one of `legal_moves()`; the other side answers a double with `take()` or `drop()`.
+    Acting out of turn raises `IllegalMoveError`; acting on a finished game, `GameOverError`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | Variant | str = Variant.LONG,
+        *,
+        seed: int | None = None,
+        dice: Iterable[int] | None = None,
+        starter: Color | None = None,
+        cube: bool | None = None,
+    ) -> None:
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self._dice = _Dice(seed, dice)
+        self.record: list[Event] = []
+        self.position: Position | None = None
+        self.starter: Color | None = None
+        self.dice: tuple[int, int] | None = None
+        self.result: Result | None = None
+        short = self.rules.variant is Variant.SHORT
+        self.cube_enabled = short and (self.rules.cube if cube is None else cube)
+        self.cube_value = 1
+        self.cube_owner: Color | None = None  # None: centred
+        self.doubled_by: Color | None = None  # a double waiting for take or drop
+        self._last_roll = False  # long nardy, last_roll_draw: the other side's final roll
+        if starter is not None:
+            self._begin(Color(starter))
+
+    # the start ------------------------------------------------------------------------------
+    def roll_off(self) -> tuple[int, int]:
+        """Each side rolls one die, ties roll again; (White's, Black's) of the deciding roll."""
+        if self.starter is not None:
+            raise IllegalMoveError("the game has already started")
+        while True:
+            white, black = self._dice.die(), self._dice.die()
+            self.record.append(("rolloff", white, black))
+            if white != black:
+                break
+        self._begin(Color.WHITE if white > black else Color.BLACK)
+        if self.rules.opening == "dice":  # the starter plays the roll-off dice
+            self.dice = (white, black) if self.starter is Color.WHITE else (black, white)
+        return white, black
+
+    def _begin(self, starter: Color) -> None:
+        self.starter = starter
+        self.position = Position.start(self.rules.variant, starter)
+        if not self.record or self.record[-1][0] != "rolloff":
+            self.record.append(("starter", int(starter)))
+
+    # turns -----------------------------------------------------------------------------------
+    @property
+    def turn(self) -> Color:
+        """The colour that acts next (the one answering a double, while one is offered)."""
+        position = self._started()
+        return position.turn.other if self.doubled_by is not None else position.turn
+
+    def roll(self, by: Color | None = None) -> tuple[int, int]:
+        """The side on roll rolls its dice."""
+        self._playing(by)
+        if self.doubled_by is not None:
+            raise IllegalMoveError("a double was offered: take or drop it first")
+        if self.dice is not None:
+            raise IllegalMoveError(f"the dice are already rolled: {self.dice}")
+        self.dice = (self._dice.die(), self._dice.die())
+        self.record.append(("roll", *self.dice))
+        return self.dice
+
+    def legal_moves(self) -> list[Move]:
+        """The distinct plays of the rolled dice (one move with no steps when the roll is lost)."""
+        self._playing()
+        if self.dice is None:
+            raise IllegalMoveError("roll the dice first")
+        return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
+
+    def play(self, move: Move, by: Color | None = None) -> Position:
+        """Play `move` for the side on roll; the new position (other side on roll)."""
+        self._playing(by)
+        if self.dice is None:
+            raise IllegalMoveError("roll the dice first")
+        if tuple(move.dice) != self.dice and tuple(move.dice) != self.dice[::-1]:
+            raise IllegalMoveError(f"the move is for {move.dice}, but the roll is {self.dice}")
+        mover = self._started().turn
+        after = self._started().apply(Move(self.dice, move.steps), self.rules, last_roll=self._last_roll)
+        self.record.append(("move", str(self._started().move(self.dice, move.pairs())), move.pairs()))
+        self.position, self.dice = after, None
+        self._check_end(mover)
+        return after
+
+    def _check_end(self, mover: Color) -> None:
+        position = self._started()
+        if self._last_roll:
+            drawn = position.borne_off(mover) == CHECKERS
+            winner = None if drawn else mover.other
+            kind, points = ("draw", 0) if drawn else self._score(winner)  # type: ignore[arg-type]
+            self.result = Result(winner, kind, points)
+        elif position.borne_off(mover) == CHECKERS:
+            if self.rules.variant is Variant.LONG and self.rules.last_roll_draw and mover is self.starter:
+                self._last_roll = True  # the other side rolls once more
+            else:
+                kind, points = self._score(mover)
+                self.result = Result(mover, kind, points)
+        if self.result is not None:
+            self.record.append(("result", None if self.result.winner is None else int(self.result.winner),
+                                self.result.kind, self.result.points))
+
+    def _score(self, winner: Color) -> tuple[str, int]:
+        position = self._started()
+        board = position.view() if position.turn is winner else position.pass_turn().view()
+        from . import reference
+
+        kind, points = reference.result(board, self.rules)  # type: ignore[misc]
+        if self.cube_enabled and self.rules.jacoby and self.match_length is None and self.cube_value == 1:
+            points = 1  # Jacoby: gammons count only once the cube has been turned
+        return kind, points * self.cube_value
+
+    # the doubling cube (short nardy) ----------------------------------------------------------
+    match_length: int | None = None  # set by Match; None for money play
+    crawford_game: bool = False
+
+    def may_double(self) -> bool:
+        """May the side on roll double now (before rolling)?"""
+        if not self.cube_enabled or self.crawford_game or self.result is not None:
+            return False
+        position = self._started()
+        return self.dice is None and self.doubled_by is None and self.cube_owner in (None, position.turn)
+
+    def double(self, by: Color | None = None) -> None:
+        """The side on roll offers to double the stakes."""
+        self._playing(by)
+        if not self.may_double():
+            raise IllegalMoveError(self._why_no_double())
+        self.doubled_by = self._started().turn
+        self.record.append(("double", self.cube_value * 2))
+
+    def _why_no_double(self) -> str:
+        if not self.cube_enabled:
+            return "this game is played without the doubling cube"
+        if self.crawford_game:
+            return "no doubling in the Crawford game"
+        if self.dice is not None:
+            return "doubling comes before rolling"
+        if self.doubled_by is not None:
+            return "a double is already offered"
+        return "the cube belongs to the other side"
+
+    def take(self, by: Color | None = None) -> None:
+        """The side doubled accepts: the cube value doubles and it owns the cube."""
+        self._answer(by)
+        self.cube_value *= 2
+        self.cube_owner = self.doubled_by.other  # type: ignore[union-attr]
+        self.doubled_by = None
+        self.record.append(("take",))
+
+    def drop(self, by: Color | None = None) -> None:
+        """The side doubled passes: it loses the current cube value."""
+        self._answer(by)
+        winner = self.doubled_by
+        self.doubled_by = None
+        self.result = Result(winner, "dropped", self.cube_value)
+        self.record.append(("drop",))
+        self.record.append(("result", int(winner), "dropped", self.cube_value))  # type: ignore[arg-type]
+
+    def _answer(self, by: Color | None) -> None:
+        self._playing(by)
+        if self.doubled_by is None:
+            raise IllegalMoveError("no double has been offered")
+
+    # state -------------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def _started(self) -> Position:
+        if self.position is None:
+            raise IllegalMoveError("the game has not started: call roll_off()")
+        return self.position
+
+    def _playing(self, by: Color | None = None) -> None:
+        """Raise unless the game is on and, if `by` is given, it is `by`'s turn to act."""
+        self._started()
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if by is not None and by is not self.turn:
+            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color(by).name.lower()}'s")
+
+    # replay --------------------------------------------------------------------------------------
+    @classmethod
+    def replay(cls, rules: Rules | Variant | str, record: Sequence[Event], **kwargs: Any) -> Game:
+        """Play a record again, checking every move; the game as it stands at the end."""
+        dice: list[int] = []
+        for event in record:
+            if event[0] in ("rolloff", "roll"):
+                dice.extend(event[1:3])
+        game = cls(rules, dice=dice, **kwargs)
+        for event in record:
+            kind = event[0]
+            if kind == "rolloff" and game.starter is None:
+                game.roll_off()
+            elif kind == "starter" and game.starter is None:
+                game._begin(Color(event[1]))
+            elif kind == "roll":
+                game.roll()
+            elif kind == "move":
+                game.play(Move(game.dice or (0, 0), event[2]))  # type: ignore[arg-type]
+            elif kind in ("double", "take", "drop"):
+                getattr(game, kind)()
+        return game
+
+
+class Match:
+    """A match to `length` points: games in a row, the Crawford rule, who starts each game."""
+
+    def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
+            raise ValueError(f"a match is played to a whole number >= 1 of points, got {length!r}")
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.length = length
+        self.score = {Color.WHITE: 0, Color.BLACK: 0}
+        self.games: list[Game] = []
+        self._seeds = np.random.SeedSequence(seed)
+        self._crawford_done = False
+
+    @property
+    def winner(self) -> Color | None:
+        for color, points in self.score.items():
+            if points >= self.length:
+                return color
+        return None
+
+    def new_game(self) -> Game:
+        """The next game: its starter by `next_starter` (long: the last winner by default)."""
+        if self.winner is not None:
+            raise GameOverError(f"the match is over: {self.winner.name.lower()} won {self.score}")
+        if self.games and not self.games[-1].over:
+            raise IllegalMoveError("finish the current game first")
+        seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
+        starter = None
+        last = self.games[-1] if self.games else None
+        if last is not None and self.rules.next_starter == "winner" and last.result.winner is not None:  # type: ignore[union-attr]
+            starter = last.result.winner  # type: ignore[union-attr]
+        elif last is not None and self.rules.next_starter == "black":
+            starter = Color.BLACK
+        game = Game(self.rules, seed=seed, starter=starter)
+        game.match_length = self.length
+        at_match_point = any(points == self.length - 1 for points in self.score.values())
+        if self.rules.variant is Variant.SHORT and self.rules.crawford and at_match_point and not self._crawford_done:
+            game.crawford_game = True
+            self._crawford_done = True
+        self.games.append(game)
+        return game
+
+    def finish_game(self) -> None:
+        """Add the finished current game's points to the score."""
+        game = self.games[-1] if self.games else None
+        if game is None or not game.over:
+            raise IllegalMoveError("the current game is not over")
+        if game.result.winner is not None:  # type: ignore[union-attr]
+            self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]

@@ -1,0 +1,219 @@
+"""Games and matches: roll-off, openings, turns, scoring, the cube, Crawford, replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Rules
+
+
+def play_out(game: Game, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not game.over:
+        if game.dice is None:
+            game.roll()
+        game.play(rng.choice(game.legal_moves()))
+
+
+def test_roll_off_ties_roll_again_and_short_plays_the_roll_off_dice():
+    g = Game("short", dice=[3, 3, 2, 5])
+    assert g.roll_off() == (2, 5)
+    assert g.starter is Color.BLACK and g.turn is Color.BLACK
+    assert g.dice == (5, 2)  # the starter plays the two roll-off dice
+    assert g.record[:2] == [("rolloff", 3, 3), ("rolloff", 2, 5)]
+
+
+def test_long_nardy_starter_rolls_again_by_default():
+    g = Game("long", dice=[6, 1, 4, 4])
+    g.roll_off()
+    assert g.starter is Color.WHITE and g.dice is None
+    assert g.roll() == (4, 4)  # the starter's own first roll may be a double
+
+
+@pytest.mark.parametrize("rules", [Rules("long", opening="dice"), Rules("short", opening="reroll")], ids=repr)
+def test_opening_options(rules):
+    g = Game(rules, dice=[2, 6, 1, 1])
+    g.roll_off()
+    if rules.opening == "dice":
+        assert g.dice == (6, 2)
+    else:
+        assert g.dice is None and g.roll() == (1, 1)
+
+
+def test_a_lost_roll_passes_the_turn():
+    g = Game("short", starter=Color.WHITE, dice=[6, 6])
+    closed = {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}  # Black's home, all closed
+    g.position = Position.from_points("short", white={6: 14}, black=closed, white_bar=1, own_numbers=False)
+    g.roll()
+    (only,) = g.legal_moves()
+    assert not only.steps and str(only) == "pass"
+    after = g.play(only)
+    assert after.turn is Color.BLACK and after.pass_turn() == Position.from_points(
+        "short", white={6: 14}, black=closed, white_bar=1)
+
+
+def test_acting_out_of_turn_or_order_raises():
+    g = Game("short", dice=[5, 2, 3, 1])
+    with pytest.raises(IllegalMoveError, match="has not started"):
+        g.roll()
+    g.roll_off()
+    with pytest.raises(IllegalMoveError, match="already rolled"):
+        g.roll()
+    with pytest.raises(IllegalMoveError, match="it is white's turn"):
+        g.play(g.legal_moves()[0], by=Color.BLACK)
+    with pytest.raises(IllegalMoveError, match="the move is for"):
+        g.play(Move((6, 6), ((24, 18),)))
+    with pytest.raises(IllegalMoveError, match="illegal move"):
+        g.play(Move((5, 2), ((24, 19), (24, 19))))
+    g.play(g.legal_moves()[0], by=Color.WHITE)
+    with pytest.raises(IllegalMoveError, match="roll the dice first"):
+        g.legal_moves()
+    g.roll()
+    g.play(g.legal_moves()[0])
+    with pytest.raises(InvalidDiceError, match="ran out"):
+        g.roll()
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_a_finished_game_refuses_further_play(variant):
+    g = Game(variant, seed=4)
+    g.roll_off()
+    play_out(g)
+    assert g.result is not None and g.result.points >= 1
+    with pytest.raises(GameOverError):
+        g.roll()
+    with pytest.raises(GameOverError):
+        g.double()
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_replay_of_a_record_gives_the_same_game(variant):
+    g = Game(variant, seed=8)
+    g.roll_off()
+    play_out(g, seed=8)
+    again = Game.replay(variant, g.record)
+    assert again.result == g.result and again.position == g.position and again.record == g.record
+
+
+def test_replay_checks_every_move():
+    g = Game("long", seed=2)
+    g.roll_off()
+    g.roll()
+    g.play(g.legal_moves()[0])
+    record = list(g.record)
+    record[-1] = ("move", "24/1", ((24, 1),))
+    with pytest.raises(IllegalMoveError):
+        Game.replay("long", record)
+
+
+def finishing(variant: str, black_on_board: dict[int, int]) -> Game:
+    """White on roll with one checker on its 1-point; it bears off with any roll."""
+    g = Game(variant, starter=Color.WHITE, dice=[6, 5])
+    g.position = Position.from_points(variant, white={1: 1}, black=black_on_board, own_numbers=True)
+    return g
+
+
+@pytest.mark.parametrize("variant, black, kind, points", [
+    ("long", {24: 15}, "mars", 2), ("long", {6: 14}, "oin", 1),
+    ("short", {6: 14}, "single", 1), ("short", {12: 15}, "gammon", 2), ("short", {20: 15}, "backgammon", 3),
+])
+def test_results_are_scored(variant, black, kind, points):
+    g = finishing(variant, black)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert g.result.winner is Color.WHITE and g.result.kind == kind and g.result.points == points
+
+
+def test_koks_counts_three_with_the_option():
+    g = Game(Rules("long", koks=True), starter=Color.WHITE, dice=[6, 5])
+    g.position = Position.from_points("long", white={1: 1}, black={24: 15}, own_numbers=True)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert (g.result.kind, g.result.points) == ("koks", 3)
+
+
+def test_last_roll_draw():
+    rules = Rules("long", last_roll_draw=True)
+    g = Game(rules, starter=Color.WHITE, dice=[6, 5, 6, 5])
+    g.position = Position.from_points("long", white={1: 1}, black={2: 1}, own_numbers=True)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert not g.over and g.turn is Color.BLACK  # Black gets one last roll
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert g.result.winner is None and g.result.kind == "draw" and g.result.points == 0
+
+
+def test_the_cube_doubles_and_changes_hands():
+    g = Game("short", dice=[5, 2, 3, 1, 6, 6])
+    g.roll_off()
+    g.play(g.legal_moves()[0])
+    assert g.may_double()  # Black, centred cube, before rolling
+    g.double(by=Color.BLACK)
+    assert g.turn is Color.WHITE
+    with pytest.raises(IllegalMoveError, match="take or drop"):
+        g.roll()
+    g.take(by=Color.WHITE)
+    assert g.cube_value == 2 and g.cube_owner is Color.WHITE and g.turn is Color.BLACK
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert g.may_double()  # White owns the cube now
+    with pytest.raises(IllegalMoveError, match="no double has been offered"):
+        g.take()
+
+
+def test_a_dropped_double_loses_the_cube_value():
+    g = Game("short", dice=[5, 2])
+    g.roll_off()
+    g.play(g.legal_moves()[0])
+    g.double()
+    g.drop()
+    assert g.result.winner is Color.BLACK and g.result.kind == "dropped" and g.result.points == 1
+
+
+def test_no_cube_in_long_nardy_or_when_disabled():
+    g = Game("long", dice=[5, 2])
+    g.roll_off()
+    with pytest.raises(IllegalMoveError, match="without the doubling cube"):
+        g.double()
+    g = Game(Rules("short", cube=False), dice=[5, 2])
+    g.roll_off()
+    assert not g.may_double()
+
+
+def test_jacoby_counts_gammons_only_after_a_double():
+    g = finishing("short", {12: 15})
+    g.rules = Rules("short", jacoby=True)
+    g.roll()
+    g.play(g.legal_moves()[0])
+    assert (g.result.kind, g.result.points) == ("gammon", 1)
+
+
+def test_match_scoring_crawford_and_next_starter():
+    m = Match("short", 3, seed=1)
+    while m.winner is None:
+        g = m.new_game()
+        g.roll_off()
+        before = dict(m.score)
+        crawford = any(v == 2 for v in before.values()) and not any(x.crawford_game for x in m.games[:-1])
+        assert g.crawford_game == crawford
+        if g.crawford_game:
+            assert not g.may_double()
+        play_out(g, seed=len(m.games))
+        m.finish_game()
+        assert sum(m.score.values()) == sum(before.values()) + g.result.points
+    assert max(m.score.values()) >= 3
+    with pytest.raises(GameOverError):
+        m.new_game()
+
+
+def test_long_match_winner_starts_the_next_game():
+    m = Match("long", 5, seed=3)
+    g = m.new_game()
+    g.roll_off()
+    play_out(g)
+    m.finish_game()
+    nxt = m.new_game()
+    assert nxt.starter is g.result.winner and nxt.position.turn is g.result.winner
