@@ -158,3 +158,36 @@ def test_cli_simulate_prints_a_summary(capsys, tmp_path):
     assert "200 games of long nardy" in text and "mars" in text and "games/s" in text
     assert main(["simulate", "short", "--games", "10", "--policy", "smart"]) == 2
     assert "unknown policy 'smart'" in capsys.readouterr().err
+
+
+def own_pips(variant):
+    from nardy import Variant, batch
+
+    return lambda after: -batch.pips(after, Variant(variant))[:, 0].astype(float)
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short"), Rules("long", last_roll_draw=True, opening="dice")], ids=repr)
+def test_a_user_evaluator_is_called_in_batches_and_reproducible(rules):
+    calls = []
+
+    def evaluate(after):
+        calls.append(len(after))
+        return own_pips(rules.variant.value)(after)
+
+    a = simulate(rules, 60, seed=3, policy=evaluate, chunk_size=30)
+    b = simulate(rules, 60, seed=3, policy=own_pips(rules.variant.value), chunk_size=30)
+    assert all((x == y).all() for x, y in zip(arrays(a), arrays(b)))
+    assert len(calls) <= 2 * a.plies.max() + 2 and max(calls) > 30  # one call per ply and chunk
+    assert set(a.winner.tolist()) <= {-1, 0, 1} and (a.kind[a.winner >= 0] >= 1).all()
+    for game in range(a.games):  # the final positions are finished games, scored as the reference scores them
+        final = tuple(int(n) for n in a.final[game])
+        if a.winner[game] >= 0:
+            scored = reference.result(final, rules) or reference.result(reference.flip(final, rules.variant), rules)
+            assert scored[1] == a.kind[game]
+
+
+def test_a_bad_evaluator_is_reported():
+    with pytest.raises(SimulationError, match="finite scores"):
+        simulate("long", 2, seed=1, policy=lambda after: np.zeros(3))
+    with pytest.raises(SimulationError, match="record=True needs a built-in policy"):
+        simulate("long", 2, seed=1, policy=lambda after: np.zeros(len(after)), record=True)

@@ -120,7 +120,7 @@ def simulate(
     games: int,
     *,
     seed: int | None = None,
-    policy: str = "random",
+    policy: str | Callable[[npt.NDArray[np.int8]], Any] = "random",
     threads: int | None = None,
     chunk_size: int = 1000,
     record: bool = False,
@@ -136,7 +136,12 @@ def simulate(
     seed : the root seed (an int); None draws one (it is kept in the result).
     policy : "random" (uniform among the distinct resulting positions), "first" (the first
         legal play generated) or "greedy" (a race policy: the lowest own pip count after the
-        move, then the fewest blots, then the first generated).
+        move, then the fewest blots, then the first generated); or a function that scores
+        afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
+        before the turn passes) it returns m numbers, and each game plays its highest-scored
+        one (the first on ties). It is called once per ply for all unfinished games of a chunk
+        at once, from the calling thread (so `threads` does not apply), and `record` is not
+        available with it.
     threads : worker threads over chunks; default all cores. Results do not depend on it.
     chunk_size : games per chunk (and per seed of the SeedSequence).
     record : also keep every ply (board, dice, colour on roll).
@@ -151,8 +156,11 @@ def simulate(
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SimulationError(f"games must be a whole number >= 0, got {games!r}")
-    if policy not in POLICIES:
-        raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    evaluator = policy if callable(policy) else None
+    if evaluator is None and policy not in POLICIES:
+        raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)} or give a function")
+    if evaluator is not None and record:
+        raise SimulationError("record=True needs a built-in policy")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
     threads = threads if threads is not None else (os.cpu_count() or 1)
@@ -177,16 +185,17 @@ def simulate(
     koks = rules.variant is Variant.LONG and rules.koks
     opening_dice = rules.opening == "dice"
     codes = engine.core_rules(rules)
-    code = _simulate.POLICIES[policy]
     done = 0
 
     def run(k: int) -> dict[str, Any]:
-        return _simulate.play_games(sizes[k], np.random.PCG64(seeds[k]), codes, koks, opening_dice, code,
-                                    start_view, first_mover, record)
+        if evaluator is not None:
+            return _play_evaluated(sizes[k], np.random.PCG64(seeds[k]), rules, evaluator, start_view, first_mover)
+        return _simulate.play_games(sizes[k], np.random.PCG64(seeds[k]), codes, koks, opening_dice,
+                                    _simulate.POLICIES[policy], start_view, first_mover, record)
 
     started = time.perf_counter()
     chunks = []
-    with ThreadPoolExecutor(max_workers=threads) as pool:
+    with ThreadPoolExecutor(max_workers=1 if evaluator is not None else threads) as pool:
         for chunk in pool.map(run, range(len(sizes))):
             chunks.append(chunk)
             done += len(chunk["winner"])
@@ -203,8 +212,101 @@ def simulate(
         lengths = np.concatenate([np.diff(c["trace_offsets"]) for c in chunks]) if chunks else np.empty(0, np.int64)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     return Simulation(
-        rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
+        rules=rules, policy=policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator"), seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
         winner=joined("winner", (0,), np.int8), starter=joined("starter", (0,), np.int8),
         kind=joined("kind", (0,), np.int8), plies=joined("plies", (0,), np.int32),
         final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8), trace=trace, trace_offsets=offsets,
     )
+
+
+def _play_evaluated(
+    games: int, bit_generator: np.random.BitGenerator, rules: Rules, evaluate: Callable[..., Any],
+    start: npt.NDArray[np.int8], first_mover: int,
+) -> dict[str, Any]:
+    """One chunk with a user's afterstate evaluator: every unfinished game advances one ply per
+    round, all of their afterstates scored in one call. The same game rules as the core's loop."""
+    from . import batch, reference
+
+    rng = np.random.Generator(bit_generator)
+    variant = rules.variant
+    boards = np.tile(start, (games, 1))
+    opening = np.zeros((games, 2), np.int64)
+    if first_mover < 0:  # the roll-off, ties rolled again
+        starter = np.empty(games, np.int8)
+        for g in range(games):
+            while True:
+                a, b = rng.integers(1, 7, size=2)
+                if a != b:
+                    break
+            starter[g] = 0 if a > b else 1
+            opening[g] = (a, b)
+    else:
+        starter = np.full(games, first_mover, np.int8)
+    use_opening = first_mover < 0 and rules.opening == "dice"
+    mover = starter.copy()
+    plies = np.zeros(games, np.int32)
+    winner = np.full(games, -2, np.int8)
+    kind = np.zeros(games, np.int8)
+    final = np.zeros((games, 26), np.int8)
+    last_roll = np.zeros(games, bool)
+    names = {"oin": 1, "mars": 2, "koks": 3, "single": 1, "gammon": 2, "backgammon": 3}
+    active = np.arange(games)
+    while active.size:
+        dice = rng.integers(1, 7, size=(active.size, 2))
+        if use_opening:
+            first = plies[active] == 0
+            dice[first] = opening[active[first]]
+        children, offsets, _ = batch.generate(boards[active], dice, rules) if not last_roll[active].any() else \
+            _generate_rows(boards[active], dice, rules, last_roll[active])
+        scores = np.asarray(evaluate(children), dtype=np.float64)
+        if scores.shape != (len(children),) or not np.isfinite(scores).all():
+            raise SimulationError(f"the evaluator must return {len(children)} finite scores, got shape {scores.shape}")
+        counts = np.diff(offsets)
+        segment = np.repeat(np.arange(active.size), counts)
+        best = np.maximum.reduceat(scores, offsets[:-1])
+        index = np.where(scores == best[segment], np.arange(len(scores)), len(scores))
+        chosen = children[np.minimum.reduceat(index, offsets[:-1])]
+        plies[active] += 1
+        left = (np.where(chosen[:, 1:26] > 0, chosen[:, 1:26], 0)).sum(axis=1)
+        keep = []
+        for i, g in enumerate(active.tolist()):
+            board = tuple(int(n) for n in chosen[i])
+            if last_roll[g] or left[i] == 0:
+                final[g] = chosen[i]
+                if last_roll[g]:
+                    if left[i] == 0:
+                        winner[g], kind[g] = -1, 0
+                        continue
+                    winner[g] = 1 - mover[g]
+                    kind[g] = names[reference.result(reference.flip(board, variant), rules)[0]]  # type: ignore[index]
+                    continue
+                if variant is Variant.LONG and rules.last_roll_draw and mover[g] == starter[g]:
+                    last_roll[g] = True
+                else:
+                    winner[g] = mover[g]
+                    kind[g] = names[reference.result(board, rules)[0]]  # type: ignore[index]
+                    continue
+            keep.append(i)
+        keep_index = np.array(keep, np.int64)
+        moving = active[keep_index]
+        boards[moving] = batch.flip(chosen[keep_index], variant) if len(keep_index) else boards[moving]
+        mover[moving] = 1 - mover[moving]
+        active = moving
+    final_pips = np.zeros((games, 2), np.int16)
+    for g in range(games):  # (White's, Black's): `final` is seen by its last mover
+        last = int(starter[g] if plies[g] % 2 else 1 - starter[g])
+        mine, theirs = reference.pips(tuple(int(n) for n in final[g]), variant)
+        final_pips[g, last], final_pips[g, 1 - last] = mine, theirs
+    return {"winner": winner, "kind": kind, "plies": plies, "starter": starter, "final_pips": final_pips,
+            "final": final}
+
+
+def _generate_rows(boards: Any, dice: Any, rules: Rules, last_roll: Any) -> tuple[Any, Any, Any]:
+    """batch.generate, but rows whose opponent has just finished take their last roll."""
+    children, offsets, moves = [], [0], []
+    for board, roll, last in zip(boards, dice.tolist(), last_roll.tolist()):
+        n, found, steps = engine.raw_results(board.tobytes(), roll, rules, last)
+        children.append(np.frombuffer(found, np.int8).reshape(n, 26))
+        moves.append(np.frombuffer(steps, np.int8).reshape(n, 8))
+        offsets.append(offsets[-1] + n)
+    return np.concatenate(children), np.array(offsets), np.concatenate(moves)
