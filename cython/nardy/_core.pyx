@@ -19,7 +19,7 @@ from nardy._board cimport (
     BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
     scan, scan_t, status_of,
 )
-from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_moves, gen_t, perft as c_perft
+from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
 
 cdef enum:
     C_OK = 0
@@ -209,11 +209,8 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
                 break
     if code != C_OK:
         return code, bad, None, None, None
-    if gen_alloc(&g, per_row, 0) < 0:
+    if gen_init(&g, &r, per_row) < 0:
         raise MemoryError()
-    g.rules = r
-    g.store = True
-    g.want_sequences = False
     try:
         with nogil:
             off[0] = 0

@@ -62,6 +62,7 @@ cdef struct undo_t:
     bint hit
 
 cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil
+cdef int gen_init(gen_t* g, const rules_t* rules, int cap) noexcept nogil
 cdef void gen_free(gen_t* g) noexcept nogil
 cdef int gen_grow(gen_t* g) noexcept nogil
 cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil

@@ -62,6 +62,15 @@ cdef void gen_free(gen_t* g) noexcept nogil:
     memset(g, 0, sizeof(gen_t))
 
 
+cdef int gen_init(gen_t* g, const rules_t* rules, int cap) noexcept nogil:
+    """A generator for these rules that stores its results: 0, or -1 without memory."""
+    if gen_alloc(g, cap, 0) < 0:
+        return -1
+    g.rules = rules[0]
+    g.store = True
+    return 0
+
+
 cdef int gen_grow(gen_t* g) noexcept nogil:
     """Four times the room, the same rules and settings; 0, or -1 without memory (g is then empty)."""
     cdef rules_t rules = g.rules
@@ -481,11 +490,10 @@ cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexce
         failed = 1
     else:
         for level in range(1, depth + 1):
-            if gen_alloc(&P.gens[level], cap, 0) < 0:
+            if gen_init(&P.gens[level], r, cap) < 0:
                 failed = 1
                 break
-            P.gens[level].rules = r[0]
-            P.gens[level].store = level > 1
+            P.gens[level].store = level > 1  # the last level only counts
     total = -1 if failed else perft_node(&P, b, depth, True)
     if P.gens:
         for level in range(depth + 1):

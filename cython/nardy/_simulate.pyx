@@ -12,7 +12,7 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, rules_t, scan, scan_t
-from nardy._movegen cimport gen_alloc, gen_free, gen_grow, gen_moves, gen_t
+from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
 
 cdef extern from *:
@@ -218,11 +218,8 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     cdef int64_t[::1] to = trace_offsets
     trace.data = NULL
     trace.n = trace.cap = trace.failed = 0
-    if gen_alloc(&g, cap, 0) < 0:
+    if gen_init(&g, &r, cap) < 0:
         raise MemoryError()
-    g.rules = r
-    g.store = True
-    g.want_sequences = False
     try:
         with bit_generator.lock, nogil:
             i = 0
