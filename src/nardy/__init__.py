@@ -10,6 +10,7 @@ from .engine import BACKEND
 from .errors import (
     GameOverError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidDiceError,
     InvalidNotationError,
     InvalidPositionError,
@@ -33,6 +34,7 @@ __all__ = [
     "Game",
     "GameOverError",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidDiceError",
     "InvalidNotationError",
     "InvalidPositionError",

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 
 from . import reference
-from .errors import GameOverError, InvalidDiceError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .rules import Rules, Variant
 from .status import Status, describe
 
@@ -50,9 +50,9 @@ def backend_of(backend: str | None) -> str:
     if backend is None:
         return BACKEND
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose 'cython' or 'python'")
+        raise InvalidArgumentError(f"unknown backend {backend!r}; choose 'cython' or 'python'")
     if backend == "cython" and _core is None:
-        raise ValueError("the compiled core is disabled by NARDY_PURE_PYTHON=1")
+        raise InvalidArgumentError("the compiled core is disabled by NARDY_PURE_PYTHON=1")
     return backend
 
 
@@ -153,7 +153,7 @@ def sequences(
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
     """RULES.md section 7 perft."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"perft depth must be a whole number >= 0, got {depth!r}")
+        raise InvalidArgumentError(f"perft depth must be a whole number >= 0, got {depth!r}")
     if backend_of(backend) == "python":
         return reference.perft(as_ints(board), depth, rules)
     code, count = _core.perft(board, depth, core_rules(rules))

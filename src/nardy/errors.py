@@ -27,5 +27,9 @@ class IllegalMoveError(NardyError, ValueError):
     """A well-formed move that the rules do not allow here."""
 
 
+class InvalidArgumentError(NardyError, ValueError):
+    """An argument outside the values it takes: a backend name, a depth, a count, a policy..."""
+
+
 class GameOverError(NardyError):
     """Acting on a game (or position) that has already ended."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidDiceError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError
 from .move import Move
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
@@ -271,7 +271,7 @@ class Match:
 
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise ValueError(f"a match is played to a whole number >= 1 of points, got {length!r}")
+            raise InvalidArgumentError(f"a match is played to a whole number >= 1 of points, got {length!r}")
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, NardyError
+from .errors import GameOverError, InvalidArgumentError
 from .position import Position
 from .rules import Rules, Variant
 
@@ -30,7 +30,7 @@ KINDS = {
 }
 
 
-class SimulationError(NardyError, ValueError):
+class SimulationError(InvalidArgumentError):
     """Bad arguments to `simulate`."""
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import InvalidArgumentError
 from ..rules import CHECKERS, Rules
 from .board import Board, borne_off, flip
 from .movegen import ROLLS, check_board, results
@@ -12,7 +13,7 @@ from .movegen import ROLLS, check_board, results
 def perft(board: Sequence[int], depth: int, rules: Rules) -> int:
     """Sum over the 21 rolls of the distinct children's perft(depth - 1); ended games count 1."""
     if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+        raise InvalidArgumentError(f"perft depth must be >= 0, got {depth}")
     board = tuple(board)
     if CHECKERS in borne_off(board):
         return 1  # a game that has ended is a leaf
