@@ -66,6 +66,11 @@ cdef uint32_t status_of(const int8_t* b, const rules_t* r, scan_t* s) noexcept n
 cdef void flip(const int8_t* b, int8_t* out, int variant) noexcept nogil
 
 cdef extern from *:
+    """
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #error "nardy's core reads eight points at a time as little-endian 64-bit words"
+    #endif
+    """
     const uint64_t HIGH "0x8080808080808080ULL"  # the high bit of every byte
     const uint64_t LOW7 "0x7F7F7F7F7F7F7F7FULL"
     const uint64_t ONES "0x0101010101010101ULL"
