@@ -157,7 +157,8 @@ def format_summary(result: Any) -> str:
         "",
         f"{'':16}{'rate':>8}   95% interval",
     ]
-    rows = ["white_wins", "black_wins", "starter_wins", *[k for k in s if k in ("oin", "mars", "koks", "single", "gammon", "backgammon")]]
+    kinds = ["single", "gammon", "backgammon"] if variant == "short" else ["oin", "mars"] + (["koks"] if result.rules.koks else [])
+    rows = ["white_wins", "black_wins", "starter_wins", *kinds]
     if result.rules.variant.value == "long" and result.rules.last_roll_draw:
         rows.append("draws")
     for name in rows:
