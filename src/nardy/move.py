@@ -9,6 +9,10 @@ BAR = 25
 OFF = 0
 
 
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
 @dataclass(frozen=True)
 class Step:
     """One checker moved by one die: from `src` to `dst`; `hit` when it hit a blot there."""
@@ -18,9 +22,7 @@ class Step:
     hit: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
-        src = "bar" if self.src == BAR else str(self.src)
-        dst = "off" if self.dst == OFF else str(self.dst)
-        return f"{src}/{dst}{'*' if self.hit else ''}"
+        return f"{_point(self.src)}/{_point(self.dst)}{'*' if self.hit else ''}"
 
     def __repr__(self) -> str:
         return f"Step({self.src}, {self.dst}{', hit=True' if self.hit else ''})"
@@ -31,7 +33,7 @@ class Move:
     """A whole turn: the roll and its steps in the order played (none when the roll is lost).
 
     >>> str(Move((6, 5), ((24, 18), (18, 13))))
-    '24/18 18/13'
+    '24/13'
     """
 
     dice: tuple[int, int]
@@ -46,7 +48,32 @@ class Move:
         return tuple((s.src, s.dst) for s in self.steps)
 
     def __str__(self) -> str:
-        return " ".join(map(str, self.steps)) if self.steps else "pass"
+        """GNU Backgammon's notation: one checker's steps merged (24/13, or 24/18*/13 through a
+        hit), sorted by descending source, repeats grouped (13/11(2)); "pass" for a lost roll."""
+        if not self.steps:
+            return "pass"
+        chains: list[list[Step]] = []
+        for step in self.steps:
+            for chain in chains:
+                if chain[-1].dst == step.src and step.src != OFF:
+                    chain.append(step)
+                    break
+            else:
+                chains.append([step])
+        texts = []
+        for chain in sorted(chains, key=lambda c: (-c[0].src, -c[-1].dst)):
+            text = _point(chain[0].src)
+            for step in chain[:-1]:
+                if step.hit:  # an intermediate point is kept only where it hit
+                    text += f"/{_point(step.dst)}*"
+            texts.append(text + f"/{_point(chain[-1].dst)}{'*' if chain[-1].hit else ''}")
+        grouped: list[list[Any]] = []
+        for text in texts:
+            if grouped and grouped[-1][0] == text:
+                grouped[-1][1] += 1
+            else:
+                grouped.append([text, 1])
+        return " ".join(text if n == 1 else f"{text}({n})" for text, n in grouped)
 
     def __repr__(self) -> str:
         steps = ", ".join(f"({s.src}, {s.dst}{', True' if s.hit else ''})" for s in self.steps)

@@ -242,6 +242,31 @@ class Position:
         why = reference.explain_illegal(self.view(), move.dice, pairs, rules, last_roll) or "not a legal play of this roll"
         raise IllegalMoveError(f"illegal move {str(move)!r} with {move.dice[0]}-{move.dice[1]}: {why} (in {self!r})")
 
+    def parse_move(self, text: str, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> Move:
+        """The legal move of `dice` that `text` denotes, read leniently (see `nardy.notation`).
+
+        Raises `InvalidNotationError` (unreadable or ambiguous) or `IllegalMoveError`.
+        """
+        from .notation import resolve
+
+        return resolve(self, text, dice, rules, backend)
+
+    def id(self) -> str:
+        """Short nardy: GNU Backgammon's Position ID; long nardy: the nardy ID (NL1W:... / NL1B:...)."""
+        from .notation import position_id
+
+        return position_id(self)
+
+    @classmethod
+    def from_id(cls, text: str, turn: Color | str = Color.WHITE, *, rules: Rules | None = None) -> Position:
+        """The position of a Position ID (a gnubg ID is short nardy, with `turn` on roll).
+
+        Raises `InvalidNotationError`, or `InvalidPositionError` for an impossible position.
+        """
+        from .notation import position_from_id
+
+        return position_from_id(text, turn, rules=rules)
+
     def pass_turn(self) -> Position:
         """The same board with the other side on roll."""
         return self._after(self._board)

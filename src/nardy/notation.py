@@ -1,0 +1,199 @@
+"""Reading moves and positions as players write them (FORMATS.md sections 1.1 and 1.2).
+
+Moves: GNU Backgammon's notation (written by `str(Move)`) read leniently, as gnubg's own
+parser does: `bar`/`b`/`25`, `off`/`o`/`0`/`-`, with or without `*`, merged (24/13) or step by
+step (24/18 18/13), grouped (13/11(2)) or not, in any order. The text is resolved to the one
+legal move of the roll it denotes.
+
+Positions: GNU Backgammon's Position ID for short nardy (bit-exact: the side *not* on roll is
+encoded first, as gnubg does, whatever its manual says), and the nardy position ID for long
+nardy, which adds the variant, a version and the colour on roll (see `position_id`).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import engine
+from .errors import IllegalMoveError, InvalidNotationError
+from .move import BAR, OFF, Move
+from .rules import Color, Rules, Variant
+
+if TYPE_CHECKING:
+    from .position import Position
+
+_TOKEN = re.compile(r"^([^()]+)(?:\((\d+)\))?$")
+Chain = tuple[list[int], set[int]]  # the points a checker passes, and those marked as hit
+
+
+def _point(text: str, whole: str) -> int:
+    word = text.strip().lower()
+    if word.startswith("b"):
+        return BAR
+    if word.startswith("o") or word == "-":
+        return OFF
+    if word.isdigit() and 0 <= int(word) <= 25:
+        return int(word)
+    raise InvalidNotationError(f"{text!r} is not a point (1..24, bar, off) in {whole!r}")
+
+
+def parse_chains(text: str) -> list[Chain]:
+    """The checker paths a move text names: each a list of points, with the points marked `*`."""
+    if text.strip().lower() in ("", "pass"):
+        return []
+    chains: list[Chain] = []
+    for token in text.replace(",", " ").split():
+        match = _TOKEN.match(token)
+        if not match or match[1].startswith("/") or match[1].endswith("/") or "/" not in match[1]:
+            raise InvalidNotationError(f"cannot read {token!r} in {text!r}: write moves like 24/18 or 13/11(2)")
+        parts = match[1].split("/")
+        points = [_point(part.replace("*", ""), text) for part in parts]
+        hits = {p for part, p in zip(parts, points) if "*" in part and p != OFF}
+        for _ in range(int(match[2] or 1)):
+            chains.append((points, hits))
+    if len(chains) > 4 and sum(len(p) - 1 for p, _ in chains) > 4:
+        raise InvalidNotationError(f"more than four steps in {text!r}")
+    return chains
+
+
+def _net(pairs: Sequence[tuple[int, int]]) -> Counter[int]:
+    """Where checkers left minus where they arrived (one checker passing through cancels)."""
+    net: Counter[int] = Counter()
+    for src, dst in pairs:
+        net[src] += 1
+        net[dst] -= 1
+    return Counter({point: n for point, n in net.items() if n})
+
+
+def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | None = None,
+            backend: str | None = None) -> Move:
+    """The legal move of `dice` from `position` that `text` denotes.
+
+    Raises `InvalidNotationError` (unreadable, or ambiguous), `IllegalMoveError` (readable but
+    not a legal play of this roll), and the errors of `Position.legal_moves`.
+    """
+    chains = parse_chains(text)
+    wanted = _net([(p[i], p[i + 1]) for p, _ in chains for i in range(len(p) - 1)])
+    passing = {q for p, _ in chains for q in p[1:-1]}
+    mentioned = {q for p, _ in chains for q in p[1:]}
+    starred = set().union(*(h for _, h in chains)) if chains else set()
+    rules = position._rules(rules)
+    board = position.view()
+    # plays that move the same checkers through the points the text names; the text's `*` and
+    # the points it leaves out choose between them ("24/13" is the play that hits nothing on
+    # the way, if there is one), as gnubg prints them, but like gnubg's reader they are optional
+    tiers: list[list[tuple[bytes, engine.Pairs]]] = [[], [], []]
+    for child, sequences in engine.sequences(position.to_bytes(), dice, rules, backend).items():
+        after = engine.as_ints(child)
+        hit = {q for q in range(1, 25) if board[q] == -1 and after[q] >= 0}  # blots that were hit
+        for pairs in sequences:
+            if _net(pairs) == wanted and passing <= {dst for _, dst in pairs}:
+                tier = 0 if starred <= hit and hit <= mentioned else 1 if starred <= hit else 2
+                tiers[tier].append((child, pairs))
+                break
+    found = next((tier for tier in tiers if tier), [])
+    if not found:
+        raise IllegalMoveError(f"{text!r} is not a legal play of {dice[0]}-{dice[1]} in {position!r}")
+    if len({child for child, _ in found}) > 1:
+        options = " or ".join(str(position.move(dice, pairs)) for _, pairs in found)
+        raise InvalidNotationError(f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: {options}")
+    for child, pairs in engine.results(position.to_bytes(), dice, rules, backend):
+        if child == found[0][0]:
+            return position.move(dice, pairs)  # the representative, as legal_moves gives it
+    raise AssertionError("unreachable: the result is among the legal ones")  # pragma: no cover
+
+
+# position IDs -------------------------------------------------------------------------------------
+
+LONG_ID_PREFIX = "NL1"
+
+
+def _encode(sides: Sequence[Sequence[int]]) -> str:
+    """gnubg's 80-bit key (per side, 25 slots in its own numbers: one 1 per checker, then a 0),
+    bits LSB first in 10 bytes, as base64 without padding: 14 characters."""
+    bits: list[int] = []
+    for slots in sides:
+        for count in slots:
+            bits += [1] * count + [0]
+    bits += [0] * (80 - len(bits))
+    key = bytes(sum(bits[8 * i + j] << j for j in range(8)) for i in range(10))
+    return base64.b64encode(key).decode("ascii").rstrip("=")
+
+
+def _decode(text: str) -> list[list[int]]:
+    if not re.fullmatch(r"[A-Za-z0-9+/]{14}", text):
+        raise InvalidNotationError(f"a position ID is 14 base64 characters, got {text!r}")
+    key = base64.b64decode(text + "==")
+    bits = [(key[i] >> j) & 1 for i in range(10) for j in range(8)]
+    sides, slots, count = [], [], 0
+    for bit in bits:
+        if len(sides) == 2:
+            if bit:
+                raise InvalidNotationError(f"position ID {text!r} has checkers beyond both sides")
+            continue
+        if bit:
+            count += 1
+            continue
+        slots.append(count)
+        count = 0
+        if len(slots) == 25:
+            sides.append(slots)
+            slots = []
+    if len(sides) < 2:
+        raise InvalidNotationError(f"position ID {text!r} ends before both sides are complete")
+    return sides
+
+
+def _own_slots(view: Sequence[int], variant: Variant) -> tuple[list[int], list[int]]:
+    """(opponent's, mover's) 25 slots each, in each side's own numbers; slot 25 is the bar."""
+    from .position import own_point
+
+    mine = [max(view[p], 0) for p in range(1, 25)] + [view[25]]
+    theirs = [0] * 25
+    for p in range(1, 25):
+        if view[p] < 0:
+            # the opponent's own number of the mover's point p
+            q = 25 - p if variant is Variant.SHORT else own_point(p, Color.BLACK, Variant.LONG)
+            theirs[q - 1] = -view[p]
+    theirs[24] = -view[0]
+    return theirs, mine
+
+
+def position_id(position: Position) -> str:
+    """Short nardy: GNU Backgammon's Position ID. Long nardy: "NL1" + W/B (on roll) + ":" + the
+    same 80-bit encoding in each side's own long-nardy numbers (bar slots empty)."""
+    theirs, mine = _own_slots(position.view(), position.variant)
+    key = _encode([theirs, mine])
+    if position.variant is Variant.SHORT:
+        return key
+    return f"{LONG_ID_PREFIX}{'W' if position.turn is Color.WHITE else 'B'}:{key}"
+
+
+def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules | None = None) -> Position:
+    """The position a Position ID denotes (a gnubg ID is short nardy, with `turn` on roll)."""
+    from .position import Position, own_point
+
+    text = text.strip()
+    variant = Variant.SHORT
+    if text.startswith(LONG_ID_PREFIX):
+        match = re.fullmatch(rf"{LONG_ID_PREFIX}([WB]):(.*)", text)
+        if not match:
+            raise InvalidNotationError(f"a long nardy ID is {LONG_ID_PREFIX}W:<14 characters> or {LONG_ID_PREFIX}B:..., got {text!r}")
+        variant, turn, text = Variant.LONG, Color.WHITE if match[1] == "W" else Color.BLACK, match[2]
+    theirs, mine = _decode(text)
+    view = [0] * 26
+    for q in range(1, 25):
+        view[q] += mine[q - 1]
+        if theirs[q - 1]:
+            p = 25 - q if variant is Variant.SHORT else own_point(q, Color.BLACK, Variant.LONG)
+            if view[p]:
+                raise InvalidNotationError(f"position ID {text!r} puts both sides on point {p}")
+            view[p] = -theirs[q - 1]
+    view[25], view[0] = mine[24], -theirs[24]
+    if any(n > 15 for n in mine + theirs) or sum(mine) > 15 or sum(theirs) > 15:
+        raise InvalidNotationError(f"position ID {text!r} has more than 15 checkers for a side")
+    return Position(view, variant, turn, rules=rules)
