@@ -16,6 +16,7 @@ import base64
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import engine
@@ -197,3 +198,125 @@ def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules
     if any(n > 15 for n in mine + theirs) or sum(mine) > 15 or sum(theirs) > 15:
         raise InvalidNotationError(f"position ID {text!r} has more than 15 checkers for a side")
     return Position(view, variant, turn, rules=rules)
+
+
+# match IDs and XGIDs (short nardy) --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MatchState:
+    """What GNU Backgammon's Match ID and XG's XGID carry besides the board.
+
+    Players are gnubg's: 1 is White (X, the bottom player on nardy's board), 0 is Black.
+    `cube_owner` None is a centred cube; `dice` None is "not rolled yet"; `match_length` 0 is a
+    money game; `jacoby` applies to money games.
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 1
+    crawford: bool = False
+    game_state: int = 1  # 0 none, 1 playing, 2 over, 3 resigned, 4 dropped
+    turn: int = 1  # who must decide now (differs from on_roll while a double is offered)
+    double_offered: bool = False
+    resignation: int = 0
+    dice: tuple[int, int] | None = None
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)  # (player 0, player 1)
+    jacoby: bool = False
+
+
+_MATCH_FIELDS = [  # (first bit, width), 0-based, LSB first: FORMATS.md 1.3
+    ("cube", 0, 4), ("owner", 4, 2), ("on_roll", 6, 1), ("crawford", 7, 1), ("state", 8, 3), ("turn", 11, 1),
+    ("double", 12, 1), ("resign", 13, 2), ("die1", 15, 3), ("die2", 18, 3), ("length", 21, 15),
+    ("score0", 36, 15), ("score1", 51, 15), ("no_jacoby", 66, 1),
+]
+
+
+def match_id(state: MatchState) -> str:
+    """GNU Backgammon's Match ID (12 characters): the dice high die first, and bit 67 set when
+    Jacoby is *not* in use, as gnubg writes it (its manual omits that bit)."""
+    if state.cube_value < 1 or state.cube_value & (state.cube_value - 1):
+        raise InvalidNotationError(f"a cube value is a power of two, got {state.cube_value!r}")
+    d1, d2 = sorted(state.dice, reverse=True) if state.dice else (0, 0)
+    values = {
+        "cube": state.cube_value.bit_length() - 1, "owner": 3 if state.cube_owner is None else state.cube_owner,
+        "on_roll": state.on_roll, "crawford": int(state.crawford), "state": state.game_state, "turn": state.turn,
+        "double": int(state.double_offered), "resign": state.resignation, "die1": d1, "die2": d2,
+        "length": state.match_length, "score0": state.score[0], "score1": state.score[1],
+        "no_jacoby": int(not state.jacoby),
+    }
+    key = 0
+    for name, start, width in _MATCH_FIELDS:
+        if not 0 <= values[name] < 1 << width:
+            raise InvalidNotationError(f"match ID field {name} = {values[name]} does not fit {width} bits")
+        key |= values[name] << start
+    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+
+
+def parse_match_id(text: str) -> MatchState:
+    """The state a Match ID denotes; `InvalidNotationError` for a malformed one."""
+    if not re.fullmatch(r"[A-Za-z0-9+/]{12}", text.strip()):
+        raise InvalidNotationError(f"a match ID is 12 base64 characters, got {text!r}")
+    key = int.from_bytes(base64.b64decode(text.strip()), "little")
+    if key >> 67:
+        raise InvalidNotationError(f"match ID {text!r} sets bits beyond the 67 gnubg uses")
+    f = {name: (key >> start) & ((1 << width) - 1) for name, start, width in _MATCH_FIELDS}
+    if f["owner"] == 2 or f["state"] > 4 or f["resign"] > 3 or f["die1"] > 6 or f["die2"] > 6 or (f["die1"] == 0) != (f["die2"] == 0):
+        raise InvalidNotationError(f"match ID {text!r} holds impossible values: {f}")
+    return MatchState(
+        cube_value=1 << f["cube"], cube_owner=None if f["owner"] == 3 else f["owner"], on_roll=f["on_roll"],
+        crawford=bool(f["crawford"]), game_state=f["state"], turn=f["turn"], double_offered=bool(f["double"]),
+        resignation=f["resign"], dice=(f["die1"], f["die2"]) if f["die1"] else None, match_length=f["length"],
+        score=(f["score0"], f["score1"]), jacoby=not f["no_jacoby"],
+    )
+
+
+def xgid(position: Position, state: MatchState | None = None, max_cube: int = 1024) -> str:
+    """XG's XGID of a short nardy position: White (bottom) upper case in White's numbers."""
+    state = state or MatchState(on_roll=1 if position.turn is Color.WHITE else 0)
+    if position.variant is not Variant.SHORT:
+        raise InvalidNotationError("XGID is a backgammon (short nardy) format")
+    chars = ["-"] * 26
+    for point, n in position.checkers(Color.WHITE).items():
+        chars[point] = chr(ord("A") + n - 1)
+    for point, n in position.checkers(Color.BLACK).items():
+        chars[point] = chr(ord("a") + n - 1)
+    for index, color, base in ((25, Color.WHITE, "A"), (0, Color.BLACK, "a")):
+        if position.bar(color):
+            chars[index] = chr(ord(base) + position.bar(color) - 1)
+    owner = {None: 0, 1: 1, 0: -1}[state.cube_owner]
+    dice = "D" if state.double_offered else "".join(map(str, state.dice)) if state.dice else "00"
+    cj = int(state.crawford) if state.match_length else int(state.jacoby)
+    return ":".join(["XGID=" + "".join(chars), str(state.cube_value.bit_length() - 1), str(owner),
+                     "1" if position.turn is Color.WHITE else "-1", dice, str(state.score[1]), str(state.score[0]),
+                     str(cj), str(state.match_length), str(max_cube.bit_length() - 1)])
+
+
+def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchState]:
+    """The position and state of an XGID (gnubg's reading: the string is never flipped)."""
+    from .position import Position
+
+    match = re.fullmatch(r"(?:XGID=)?([-a-pA-P]{26}):(\d+):(-?1|0):(-?1):(\d\d|D|B|R):(\d+):(\d+):(\d+):(\d+)(?::(\d+))?",
+                         text.strip())
+    if not match:
+        raise InvalidNotationError(f"not an XGID: {text!r}")
+    chars, cube, owner, turn, dice, bottom, top, cj, length = match.groups()[:9]
+    white: dict[int, int] = {}
+    black: dict[int, int] = {}
+    for point in range(1, 25):
+        c = chars[point]
+        if c != "-":
+            (white if c.isupper() else black)[point] = ord(c.lower()) - ord("a") + 1
+    bars = {c.isupper(): ord(c.lower()) - ord("a") + 1 for c in (chars[0], chars[25]) if c != "-"}
+    if chars[0].isupper() or chars[25].islower():
+        raise InvalidNotationError(f"XGID {text!r}: the bars hold the wrong side's checkers")
+    color = Color.WHITE if turn == "1" else Color.BLACK
+    position = Position.from_points("short", white, black, white_bar=bars.get(True, 0), black_bar=bars.get(False, 0),
+                                    turn=color, rules=rules)
+    state = MatchState(
+        cube_value=1 << int(cube), cube_owner={"0": None, "1": 1, "-1": 0}[owner], on_roll=int(color is Color.WHITE),
+        crawford=bool(int(cj) & 1) and int(length) > 0, turn=int(color is Color.WHITE), double_offered=dice == "D",
+        dice=(int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None, match_length=int(length),
+        score=(int(top), int(bottom)), jacoby=bool(int(cj) & 1) and int(length) == 0,
+    )
+    return position, state
