@@ -90,6 +90,7 @@ def test_ascii_board_of_the_short_start():
     assert lines[-2].startswith(" | O           X    |   | X              O |")
     assert "BAR" in lines[7]
     assert "pips 167" in text and "X: white  (on roll)" in text
+    assert lines[0].endswith("Position ID: 4HPwATDgc/ABMA")
 
 
 def test_ascii_board_of_the_long_start_shows_both_heads():

@@ -53,7 +53,7 @@ def diagram(position: Position) -> str:
 
     top_notes, bottom_notes = side(Color.BLACK), side(Color.WHITE)
     title = "Long nardy" if not short else "Short nardy (backgammon)"
-    lines = [f" {title}", f" +{_edge(range(13, 19))}-----{_edge(range(19, 25))}+"]
+    lines = [f" {title:<26}Position ID: {position.id()}", f" +{_edge(range(13, 19))}-----{_edge(range(19, 25))}+"]
     lines += [row(range(13, 19), range(19, 25), r) for r in range(ROWS)]
     lines.append(f"{'v' if short else ' '}|                  |{'BAR' if short else '   '}|                  |")
     lines += [row(range(12, 6, -1), range(6, 0, -1), r) for r in reversed(range(ROWS))]
