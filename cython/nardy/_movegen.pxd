@@ -18,7 +18,6 @@ cdef struct gen_t:
     uint32_t forbidden    # long: block starts (opponent's numbers) that are illegal
     bint step_check       # long, block_timing "step": judge blocks after every step
     bint end_check        # long, block_timing "end": judge blocks at the end only
-    bint canonical        # double played in non-increasing source order: no duplicates
     bint dedupe           # results may repeat: look each one up before recording it
     bint store            # write result boards and moves (else only count them)
     bint want_sequences   # also record every step sequence
@@ -32,7 +31,6 @@ cdef struct gen_t:
     int8_t path[8]        # (from, to) of the steps so far
     uint32_t played[26]   # non-doubles: bit y-1 of played[x] = "x/hi and y/lo" (two checkers) recorded
     uint8_t chained[26]   # non-doubles: one checker from s by both dice recorded, per intermediate hit (bits)
-    bint block_seen       # a canonical double met a step that made an illegal block
     # results: at most `cap`; each reached by `best` steps
     int best
     int n

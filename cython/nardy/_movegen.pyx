@@ -236,8 +236,8 @@ cdef inline int top_bit(uint32_t bits) noexcept nogil:
     return 31 - __builtin_clz(bits)
 
 
-cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
-    """Every continuation of the turn, any dice order (or, `canonical`, non-increasing sources)."""
+cdef int walk(gen_t* g, int depth, int used) noexcept nogil:
+    """Every continuation of the turn, in every dice order (results are looked up: `dedupe`)."""
     cdef int sub = -1, r, i, j, d, src
     cdef bint seen
     cdef uint32_t srcs
@@ -254,8 +254,6 @@ cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
             if seen:
                 continue
             srcs = sources(g, d)
-            if g.canonical:
-                srcs &= (<uint32_t>2 << (max_src - 1)) - 1
             while srcs:
                 src = top_bit(srcs) + 1
                 srcs &= ~(<uint32_t>1 << (src - 1))
@@ -263,7 +261,7 @@ cdef int walk(gen_t* g, int depth, int used, int max_src) noexcept nogil:
                 if depth == 0:
                     g.first_die = d
                 if not blocked(g):
-                    r = walk(g, depth + 1, used | (1 << i), src)
+                    r = walk(g, depth + 1, used | (1 << i))
                     if r == -2:
                         return -2
                     if r > sub:
@@ -421,21 +419,19 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
         g.forbidden = forbidden_starts(rotate12(s.theirs), CHECKERS - s.n_theirs, g.rules.block_rule)
     g.step_check = blocks and g.rules.block_timing == TIMING_STEP and g.forbidden != 0
     g.end_check = blocks and g.rules.block_timing == TIMING_END and g.forbidden != 0
-    g.canonical = d1 == d2 and not g.want_sequences
     g.dedupe = False
-    if g.canonical:
+    if d1 == d2 and not g.want_sequences:
         found = walk_double(g, 0, 25)
         if found == -3:  # a step made a six-block that another order might avoid: every order
-            g.canonical = False
             g.dedupe = True
             g.best = 0
             clear_results(g)
-            found = walk(g, 0, 0, 25)
+            found = walk(g, 0, 0)
     elif d1 != d2 and not g.want_sequences and g.outside >= 2:
         found = walk_pair(g)  # two steps cannot bring the last two outside checkers home to bear off
     else:
         g.dedupe = True
-        found = walk(g, 0, 0, 25)
+        found = walk(g, 0, 0)
     if found == -2:
         return -1
     if g.ndice == 2 and g.best == 1:

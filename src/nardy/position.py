@@ -211,15 +211,11 @@ class Position:
         `last_roll`: long nardy with last_roll_draw, the opponent has just borne off all 15 and
         this is the final roll. Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
         """
-        found = engine.results(self._board, dice, self._rules(rules), backend, last_roll)
-        found.sort(key=lambda r: engine.as_ints(r[0]), reverse=True)
-        return [self.move(dice, pairs) for _, pairs in found]
+        return [self.move(dice, pairs) for _, pairs in self._results(dice, rules, backend, last_roll)]
 
     def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
         """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
-        found = engine.results(self._board, dice, self._rules(rules), backend)
-        found.sort(key=lambda r: engine.as_ints(r[0]), reverse=True)
-        return [self._after(child) for child, _ in found]
+        return [self._after(child) for child, _ in self._results(dice, rules, backend)]
 
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
@@ -272,6 +268,12 @@ class Position:
         return self._after(self._board)
 
     # helpers ----------------------------------------------------------------------------------
+    def _results(self, dice: Sequence[int], rules: Rules | None, backend: str | None,
+                 last_roll: bool = False) -> list[tuple[bytes, engine.Pairs]]:
+        """The distinct results with their representatives, in one order whatever the backend."""
+        found = engine.results(self._board, dice, self._rules(rules), backend, last_roll)
+        return sorted(found, key=lambda r: engine.as_ints(r[0]), reverse=True)
+
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
             return Rules(self.variant)
