@@ -98,3 +98,61 @@ def test_bad_input_exits_2_with_a_message(capsys):
     assert "'ahead', 'home', 'none'" in capsys.readouterr().err
     assert main(["perft", "short", "1", "--block-rule", "none"]) == 2
     assert "applies to long nardy only" in capsys.readouterr().err
+
+
+# positions in every form: array, IDs, XGID -------------------------------------------------------
+
+SHORT_ID = "4HPwATDgc/ABMA"
+SHORT_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("form", [SHORT_START, SHORT_ID, SHORT_XGID, f"{SHORT_ID}:cAkAAAAAAAAA"])
+def test_show_and_convert_accept_every_form_of_a_position(form):
+    code, text = run("show", "short", form)
+    assert code == 0 and f"Position ID: {SHORT_ID}" in text
+    assert run("convert", "short", form, "--to", "array") == (0, SHORT_START + "\n")
+    assert run("convert", "short", form, "--to", "id") == (0, SHORT_ID + "\n")
+    assert run("convert", "short", form, "--to", "xgid") == (0, SHORT_XGID + "\n")
+
+
+def test_a_match_id_after_the_position_id_says_who_is_on_roll():
+    # gnubg's manual example Match ID: player 1 (White) on roll... and its opposite
+    white = run("convert", "short", "4HPwATDgc/ABMA:QYkqASAAIAAE", "--to", "xgid")[1]
+    assert white.split(":")[3] == "1"
+    black = run("convert", "short", "4HPwATDgc/ABMA:AQkqASAAIAAE", "--to", "xgid")[1]
+    assert black.split(":")[3] == "-1"
+
+
+def test_long_nardy_converts_between_its_id_and_the_array():
+    code, long_id = run("convert", "long", LONG_START, "--to", "id", "--turn", "black")
+    assert code == 0 and long_id.startswith("NL1B:")
+    assert run("convert", "long", long_id.strip(), "--to", "array") == (0, LONG_START + "\n")
+    code, text = run("show", "long", long_id.strip())
+    assert code == 0 and f"Position ID: {long_id.strip()}" in text
+
+
+def test_moves_accepts_an_id_and_prints_the_ids_of_the_results():
+    code, text = run("moves", "short", SHORT_ID, "3", "1", "--ids")
+    lines = text.splitlines()
+    assert code == 0 and len(lines) == 16
+    assert "8/5 6/5" in [line.split("  ")[0].strip() for line in lines]
+    from nardy import Position
+
+    for line in lines:
+        move_text, result_id = line.rsplit(None, 1)
+        start = Position.from_id(SHORT_ID)
+        assert start.apply(start.parse_move(move_text, (3, 1))).id() == result_id
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["convert", "long", SHORT_ID, "--to", "id"], "is a short nardy position, not long"),
+    (["convert", "short", "NL1W:" + SHORT_ID, "--to", "id"], "is a long nardy position, not short"),
+    (["convert", "long", LONG_START, "--to", "xgid"], "XGID is a backgammon"),
+    (["convert", "short", "hello", "--to", "id"], "cannot read the position 'hello'"),
+    (["convert", "short", "1,2,x" + ",0" * 23, "--to", "id"], "26 comma-separated integers"),
+    (["convert", "short", "XGID=zz", "--to", "id"], "not an XGID"),
+    (["convert", "short", "4HPwATDgc/AB!A", "--to", "id"], "cannot read the position"),
+])
+def test_convert_rejects_what_it_cannot_read(capsys, argv, message):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err

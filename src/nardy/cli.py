@@ -12,9 +12,12 @@ import numpy as np
 
 from . import __version__, batch, engine
 from .errors import InvalidNotationError, NardyError
+from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
 
+POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
+                 "NL1W:... for long nardy) or an XGID")
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -47,7 +50,7 @@ def _rules_from(args: argparse.Namespace) -> Rules:
 def _position(args: argparse.Namespace, rules: Rules) -> Position:
     if args.position is None:
         return Position.start(rules.variant, args.turn)
-    return Position(parse_view(args.position), rules.variant, args.turn, rules=rules)
+    return read_position(args.position, rules, args.turn)
 
 
 def _die(text: str) -> int:
@@ -85,12 +88,26 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
         return
     if args.position is None or args.dice is None or len(args.dice) != 2:
         raise InvalidNotationError("give POSITION D1 D2, or --batch FILE")
-    position = Position(parse_view(args.position), rules.variant, rules=rules)
+    position = read_position(args.position, rules, args.turn)
     dice = (_die(args.dice[0]), _die(args.dice[1]))
     found = engine.results(position.to_bytes(), dice, rules, args.backend)
     for child, pairs in sorted(found, key=lambda r: engine.as_ints(r[0])):
         move = position.move(dice, pairs)
-        print(f"{','.join(map(str, engine.as_ints(child)))}  {move}", file=out)
+        if args.ids:
+            print(f"{str(move):<28}{position.apply(move, rules).id()}", file=out)
+        else:
+            print(f"{','.join(map(str, engine.as_ints(child)))}  {move}", file=out)
+
+
+def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:
+    rules = _rules_from(args)
+    position = read_position(args.position, rules, args.turn)
+    if args.to == "array":
+        print(",".join(map(str, position.view())), file=out)
+    elif args.to == "id":
+        print(position.id(), file=out)
+    else:
+        print(xgid(position), file=out)
 
 
 def _batch_lines(lines: Any, rules: Rules) -> list[str]:
@@ -185,23 +202,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = commands.add_parser("show", help="print a board with pip counts")
     common(show)
-    show.add_argument("position", nargs="?", help="26 comma-separated ints (mover's view); default: the start")
+    show.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     show.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
     show.set_defaults(run=cmd_show)
 
     perft = commands.add_parser("perft", help="count the leaves of the game tree (RULES.md section 7)")
     common(perft)
     perft.add_argument("depth", type=int)
-    perft.add_argument("position", nargs="?", help="26 comma-separated ints (mover's view); default: the start")
+    perft.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     perft.add_argument("--turn", default="white", choices=["white", "black"], help=argparse.SUPPRESS)
     perft.set_defaults(run=cmd_perft)
 
     moves = commands.add_parser("moves", help="list the distinct results of a roll")
     common(moves)
-    moves.add_argument("position", nargs="?", help="26 comma-separated ints (mover's view)")
+    moves.add_argument("position", nargs="?", help=POSITION_HELP)
     moves.add_argument("dice", nargs="*", help="D1 D2")
+    moves.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll (for a gnubg ID)")
+    moves.add_argument("--ids", action="store_true", help="print each move with the ID of its result")
     moves.add_argument("--batch", metavar="FILE", help="read '<26 ints> D1 D2' lines from FILE ('-' for stdin)")
     moves.set_defaults(run=cmd_moves)
+
+    convert = commands.add_parser("convert", help="print a position in another form")
+    common(convert, backend=False)
+    convert.add_argument("position", help=POSITION_HELP)
+    convert.add_argument("--to", required=True, choices=["id", "xgid", "array"],
+                         help="id: gnubg Position ID (short) or nardy ID (long); xgid: short only; array: mover's view")
+    convert.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll (for a gnubg ID or an array)")
+    convert.set_defaults(run=cmd_convert)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)

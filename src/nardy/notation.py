@@ -200,6 +200,41 @@ def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules
     return Position(view, variant, turn, rules=rules)
 
 
+def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> Position:
+    """A position written in any of the forms nardy reads, for the variant of `rules`.
+
+    The mover's-view array (26 comma-separated integers, `turn` on roll); a nardy long ID
+    (``NL1W:...``); a GNU Backgammon Position ID (`turn` on roll), optionally followed by
+    ``:`` and a Match ID that says who is on roll; an XGID.
+    """
+    from .position import Position
+
+    text = text.strip()
+    variant = rules.variant
+    if "," in text:
+        parts = text.replace(" ", "").split(",")
+        if len(parts) != 26 or not all(re.fullmatch(r"-?\d+", part) for part in parts):
+            raise InvalidNotationError(f"a position array is 26 comma-separated integers, got {text!r}")
+        return Position([int(part) for part in parts], variant, turn, rules=rules)
+    if text.startswith(LONG_ID_PREFIX) or text.startswith("XGID=") or re.fullmatch(r"[A-Za-z0-9+/]{14}(:.*)?", text):
+        if text.startswith(LONG_ID_PREFIX):
+            position = position_from_id(text, rules=rules if variant is Variant.LONG else None)
+        elif text.startswith("XGID="):
+            position = parse_xgid(text, rules if variant is Variant.SHORT else None)[0]
+        else:
+            position_text, _, match_text = text.partition(":")
+            if match_text:
+                turn = Color.WHITE if parse_match_id(match_text).on_roll == 1 else Color.BLACK
+            position = position_from_id(position_text, turn, rules=rules if variant is Variant.SHORT else None)
+        if position.variant is not variant:
+            raise InvalidNotationError(f"{text!r} is a {position.variant.value} nardy position, not {variant.value}")
+        return position
+    raise InvalidNotationError(
+        f"cannot read the position {text!r}: give 26 comma-separated integers, a position ID "
+        f"(gnubg's 14 characters, or {LONG_ID_PREFIX}W:... for long nardy) or an XGID"
+    )
+
+
 # match IDs and XGIDs (short nardy) --------------------------------------------------------------------
 
 @dataclass(frozen=True)
