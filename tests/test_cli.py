@@ -156,3 +156,28 @@ def test_moves_accepts_an_id_and_prints_the_ids_of_the_results():
 def test_convert_rejects_what_it_cannot_read(capsys, argv, message):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_replay_checks_and_prints_a_match_file(tmp_path):
+    from test_matfile import GNUBG_STYLE
+
+    path = tmp_path / "m.mat"
+    path.write_text(GNUBG_STYLE)
+    code, text = run("replay", str(path), "--boards")
+    assert code == 0
+    assert text.startswith("3 point match of short nardy, Rules('short'): nmela (White) vs froglicker (Black)")
+    assert "   3  nmela       55  13/8(2) 6/1* 6/1" in text
+    assert "froglicker wins 2 points (resigned)" in text
+    assert text.count("Position ID:") == 2
+    assert text.rstrip().endswith("every move checked. Score: nmela 1, froglicker 2")
+
+
+def test_replay_reports_the_game_and_line_of_a_bad_move(tmp_path, capsys):
+    from test_matfile import GNUBG_STYLE
+
+    path = tmp_path / "bad.mat"
+    path.write_text(GNUBG_STYLE.replace("62: 25/23 13/7", "62: 25/23 13/5"))
+    assert main(["replay", str(path)]) == 2
+    assert "game 1, line 11: '25/23 13/5' is not a legal play of 6-2" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.mat")]) == 2
+    assert "No such file" in capsys.readouterr().err

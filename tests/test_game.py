@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Rules
+from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Result, Rules
+from nardy.errors import InvalidArgumentError
 
 
 def play_out(game: Game, seed: int = 0) -> None:
@@ -217,3 +218,56 @@ def test_long_match_winner_starts_the_next_game():
     m.finish_game()
     nxt = m.new_game()
     assert nxt.starter is g.result.winner and nxt.position.turn is g.result.winner
+
+
+def test_match_id_of_a_game_in_play_is_gnubgs():
+    # the manual's example: 2-4 (Black-White) in a 9-point match, Black owns a 2-cube, White has rolled 52
+    match = Match("short", 9)
+    match.score = {Color.WHITE: 4, Color.BLACK: 2}
+    game = match.new_game(starter=Color.BLACK, dice=[3, 1, 5, 2])
+    game.roll()
+    game.play(game.parse_move("8/5 6/5"))
+    game.double()
+    game.take()
+    game.roll()
+    assert game.match_id() == "QYkqASAAIAAE"
+    state = game.match_state()
+    assert (state.cube_value, state.cube_owner, state.on_roll, state.dice, state.score) == (2, 0, 1, (5, 2), (2, 4))
+    game.play(game.legal_moves()[0])
+    game.resign(2)  # Black, on roll, gives up a gammon: 4 points with the cube
+    assert game.result == Result(Color.WHITE, "resigned", 4)
+    assert game.match_state().game_state == 3
+
+
+def test_match_id_needs_short_nardy_and_resign_checks_its_value():
+    game = Game("long", starter=Color.WHITE)
+    with pytest.raises(InvalidArgumentError, match="Match ID is a backgammon"):
+        game.match_id()
+    with pytest.raises(InvalidArgumentError, match="1, 2 or 3 points"):
+        game.resign(4)
+    game.resign(1)
+    with pytest.raises(GameOverError):
+        game.resign(1)
+
+
+def test_a_money_session_keeps_a_running_score_and_never_ends():
+    match = Match("short", 0, seed=3)
+    for _ in range(3):
+        game = match.new_game()
+        assert game.match_length is None and not game.crawford_game
+        game.roll_off()
+        game.resign(1)
+        match.finish_game()
+    assert sum(match.score.values()) == 3 and match.winner is None
+    with pytest.raises(InvalidArgumentError, match="0 for money"):
+        Match("short", -1)
+
+
+def test_a_record_with_a_forced_starter_must_keep_to_it():
+    match = Match("long", 3)
+    game = match.new_game(starter=Color.BLACK)
+    game.resign(1)  # White... the side to act is Black: Black resigns, White wins
+    match.finish_game()
+    assert match.forced_starter() is Color.WHITE
+    with pytest.raises(IllegalMoveError, match="white starts game 2"):
+        match.new_game(starter=Color.BLACK)

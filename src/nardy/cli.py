@@ -141,6 +141,50 @@ def _batch_lines(lines: Any, rules: Rules) -> list[str]:
     return answers
 
 
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
+    from . import matfile
+
+    record = matfile.load(args.file)
+    names = dict(zip((Color.WHITE, Color.BLACK), record.players))
+    width = max(map(len, record.players))
+    match = record.match
+    length = f"{match.length} point match" if match.length else "money session"
+    print(f"{length} of {record.rules.variant.value} nardy, {record.rules!r}: "
+          f"{names[Color.WHITE]} (White) vs {names[Color.BLACK]} (Black)", file=out)
+    for tag, value in record.tags.items():
+        print(f"  {tag}: {value}", file=out)
+    for number, game in enumerate(match.games, 1):
+        white, black = game.score
+        crawford = ", the Crawford game" if game.crawford_game else ""
+        print(f"\nGame {number}: {names[Color.WHITE]} {white}, {names[Color.BLACK]} {black}{crawford}; "
+              f"{names[game.starter]} starts", file=out)  # type: ignore[index]
+        turn = 0
+        for color, kind, value in game.history():
+            who = names[color].ljust(width)
+            if kind == "move":
+                turn += 1
+                print(f"{turn:4d}  {who}  {value.dice[0]}{value.dice[1]}  {value}", file=out)
+            elif kind == "double":
+                print(f"      {who}  doubles to {value}", file=out)
+            elif kind == "resign":
+                print(f"      {who}  resigns", file=out)
+            else:
+                print(f"      {who}  {kind}s", file=out)
+        result = game.result
+        if result is None:
+            print("      (unfinished)", file=out)
+        elif result.winner is None:
+            print("      drawn", file=out)
+        else:
+            print(f"      {names[result.winner]} wins {result.points} point{'s' if result.points != 1 else ''} "
+                  f"({result.kind})", file=out)
+        if args.boards:
+            print(game.position, file=out)
+    score = ", ".join(f"{names[c]} {match.score[c]}" for c in (Color.WHITE, Color.BLACK))
+    won = f"; {names[match.winner]} wins the match" if match.winner is not None else ""
+    print(f"\n{len(match.games)} game(s), every move checked. Score: {score}{won}", file=out)
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
     from .simulate import simulate
 
@@ -229,6 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="id: gnubg Position ID (short) or nardy ID (long); xgid: short only; array: mover's view")
     convert.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll (for a gnubg ID or an array)")
     convert.set_defaults(run=cmd_convert)
+
+    replay = commands.add_parser("replay", help="read a .mat match file, check every move and print the match")
+    replay.add_argument("file", help="the .mat file (Jellyfish / GNU Backgammon text; LongNardy variation for long nardy)")
+    replay.add_argument("--boards", action="store_true", help="print each game's final board")
+    replay.set_defaults(run=cmd_replay)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError
 from .move import Move
+from .notation import MatchState, match_id, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
@@ -131,6 +132,13 @@ class Game:
             raise IllegalMoveError("roll the dice first")
         return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
 
+    def parse_move(self, text: str) -> Move:
+        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads)."""
+        self._playing()
+        if self.dice is None:
+            raise IllegalMoveError("roll the dice first")
+        return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
+
     def play(self, move: Move, by: Color | None = None) -> Position:
         """Play `move` for the side on roll; the new position (other side on roll)."""
         self._playing(by)
@@ -219,15 +227,55 @@ class Game:
         self.record.append(("drop",))
         self.record.append(("result", int(winner), "dropped", self.cube_value))  # type: ignore[arg-type]
 
+    def resign(self, value: int = 1, by: Color | None = None) -> None:
+        """`by` (default: the side to act) gives up the game: `value` 1, 2 or 3 (a single game,
+        gammon or backgammon; oin, mars or koks) times the cube goes to the other side."""
+        self._started()
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if isinstance(value, bool) or value not in (1, 2, 3):
+            raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
+        loser = self.turn if by is None else Color(by)
+        self.doubled_by = self.dice = None
+        self.result = Result(loser.other, "resigned", value * self.cube_value)
+        self.record.append(("resign", int(loser), value))
+        self.record.append(("result", int(loser.other), "resigned", self.result.points))
+
     def _answer(self, by: Color | None) -> None:
         self._playing(by)
         if self.doubled_by is None:
             raise IllegalMoveError("no double has been offered")
 
     # state -------------------------------------------------------------------------------------
+    score: tuple[int, int] = (0, 0)  # (White's, Black's) before this game; set by Match
+
     @property
     def over(self) -> bool:
         return self.result is not None
+
+    def match_state(self) -> MatchState:
+        """The state GNU Backgammon's Match ID and XGID carry (short nardy: White is gnubg's player 1)."""
+        position = self._started()
+        kind = self.result.kind if self.result is not None else None
+        return MatchState(
+            cube_value=self.cube_value,
+            cube_owner=None if self.cube_owner is None else int(self.cube_owner is Color.WHITE),
+            on_roll=int(position.turn is Color.WHITE),
+            crawford=self.crawford_game,
+            game_state={None: 1, "dropped": 4, "resigned": 3}.get(kind, 2),
+            turn=int(self.turn is Color.WHITE),
+            double_offered=self.doubled_by is not None,
+            dice=self.dice,
+            match_length=self.match_length or 0,
+            score=(self.score[1], self.score[0]),
+            jacoby=self.match_length is None and self.cube_enabled and self.rules.jacoby,
+        )
+
+    def match_id(self) -> str:
+        """GNU Backgammon's Match ID of the game as it stands (short nardy)."""
+        if self.rules.variant is not Variant.SHORT:
+            raise InvalidArgumentError("the Match ID is a backgammon (short nardy) format")
+        return match_id(self.match_state())
 
     def _started(self) -> Position:
         if self.position is None:
@@ -241,6 +289,36 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         if by is not None and by is not self.turn:
             raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color(by).name.lower()}'s")
+
+    def history(self) -> list[tuple[Color, str, Any]]:
+        """What was played, in order: (who, "move", Move) with the dice and hits, (who, "double",
+        new cube value), (who, "take" | "drop", None), (who, "resign", 1 | 2 | 3). The roll-off is
+        not part of it: `starter` says who began."""
+        if self.starter is None:
+            return []
+        position = Position.start(self.rules.variant, self.starter)
+        dice: tuple[int, int] | None = None
+        out: list[tuple[Color, str, Any]] = []
+        for event in self.record:
+            kind = event[0]
+            if kind == "rolloff" and self.rules.opening == "dice":
+                white, black = event[1:3]
+                dice = (white, black) if self.starter is Color.WHITE else (black, white)
+            elif kind == "roll":
+                dice = event[1:3]
+            elif kind == "move":
+                assert dice is not None
+                move = position.move(dice, event[2])
+                out.append((position.turn, "move", move))
+                last_roll = position.borne_off(position.turn.other) == CHECKERS
+                position, dice = position.apply(move, self.rules, last_roll=last_roll), None
+            elif kind == "double":
+                out.append((position.turn, "double", event[1]))
+            elif kind in ("take", "drop"):
+                out.append((position.turn.other, kind, None))
+            elif kind == "resign":
+                out.append((Color(event[1]), "resign", event[2]))
+        return out
 
     # replay --------------------------------------------------------------------------------------
     @classmethod
@@ -263,15 +341,21 @@ class Game:
                 game.play(Move(game.dice or (0, 0), event[2]))  # type: ignore[arg-type]
             elif kind in ("double", "take", "drop"):
                 getattr(game, kind)()
+            elif kind == "resign":
+                game.resign(event[2], Color(event[1]))
         return game
 
 
 class Match:
-    """A match to `length` points: games in a row, the Crawford rule, who starts each game."""
+    """A match to `length` points: games in a row, the Crawford rule, who starts each game.
+
+    `length` 0 is a money session: games in a row with a running score, played for money
+    (no Crawford rule; Jacoby if the rules ask for it), never won.
+    """
 
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-            raise InvalidArgumentError(f"a match is played to a whole number >= 1 of points, got {length!r}")
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), got {length!r}")
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
@@ -282,25 +366,39 @@ class Match:
     @property
     def winner(self) -> Color | None:
         for color, points in self.score.items():
-            if points >= self.length:
+            if self.length and points >= self.length:
                 return color
         return None
 
-    def new_game(self) -> Game:
-        """The next game: its starter by `next_starter` (long: the last winner by default)."""
+    def forced_starter(self) -> Color | None:
+        """Who must start the next game by `next_starter` (None: a roll-off decides)."""
+        last = self.games[-1] if self.games else None
+        if last is not None and self.rules.next_starter == "winner" and last.result.winner is not None:  # type: ignore[union-attr]
+            return last.result.winner  # type: ignore[union-attr]
+        if last is not None and self.rules.next_starter == "black":
+            return Color.BLACK
+        return None
+
+    def new_game(self, *, starter: Color | None = None, dice: Iterable[int] | None = None) -> Game:
+        """The next game: its starter by `next_starter` (long: the last winner by default).
+
+        `starter` names who starts a game that the rules leave to a roll-off (for a record whose
+        roll-off is not known); `dice` gives the game's dice instead of the seeded ones.
+        """
         if self.winner is not None:
             raise GameOverError(f"the match is over: {self.winner.name.lower()} won {self.score}")
         if self.games and not self.games[-1].over:
             raise IllegalMoveError("finish the current game first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
-        starter = None
-        last = self.games[-1] if self.games else None
-        if last is not None and self.rules.next_starter == "winner" and last.result.winner is not None:  # type: ignore[union-attr]
-            starter = last.result.winner  # type: ignore[union-attr]
-        elif last is not None and self.rules.next_starter == "black":
-            starter = Color.BLACK
-        game = Game(self.rules, seed=seed, starter=starter)
-        game.match_length = self.length
+        forced = self.forced_starter()
+        if starter is not None and forced is not None and Color(starter) is not forced:
+            raise IllegalMoveError(
+                f"{forced.name.lower()} starts game {len(self.games) + 1} "
+                f"(next_starter={self.rules.next_starter!r}), not {Color(starter).name.lower()}"
+            )
+        game = Game(self.rules, seed=seed, dice=dice, starter=forced if starter is None else starter)
+        game.match_length = self.length or None
+        game.score = (self.score[Color.WHITE], self.score[Color.BLACK])
         at_match_point = any(points == self.length - 1 for points in self.score.values())
         if self.rules.variant is Variant.SHORT and self.rules.crawford and at_match_point and not self._crawford_done:
             game.crawford_game = True

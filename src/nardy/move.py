@@ -75,6 +75,11 @@ class Move:
                 grouped.append([text, 1])
         return " ".join(text if n == 1 else f"{text}({n})" for text, n in grouped)
 
+    def plain(self) -> str:
+        """Jellyfish's notation (.mat files): every step on its own, in the order played, numbers
+        only (25 the bar, 0 off), `*` on a hit: "25/20* 6/0"; "" for a lost roll."""
+        return " ".join(f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in self.steps)
+
     def __repr__(self) -> str:
         steps = ", ".join(f"({s.src}, {s.dst}{', True' if s.hit else ''})" for s in self.steps)
         return f"Move({self.dice!r}, ({steps}{',' if len(self.steps) == 1 else ''}))"

@@ -71,7 +71,7 @@ def _net(pairs: Sequence[tuple[int, int]]) -> Counter[int]:
 
 
 def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | None = None,
-            backend: str | None = None) -> Move:
+            backend: str | None = None, last_roll: bool = False) -> Move:
     """The legal move of `dice` from `position` that `text` denotes.
 
     Raises `InvalidNotationError` (unreadable, or ambiguous), `IllegalMoveError` (readable but
@@ -88,7 +88,7 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
     # the points it leaves out choose between them ("24/13" is the play that hits nothing on
     # the way, if there is one), as gnubg prints them, but like gnubg's reader they are optional
     tiers: list[list[tuple[bytes, engine.Pairs]]] = [[], [], []]
-    for child, sequences in engine.sequences(position.to_bytes(), dice, rules, backend).items():
+    for child, sequences in engine.sequences(position.to_bytes(), dice, rules, backend, last_roll).items():
         after = engine.as_ints(child)
         hit = {q for q in range(1, 25) if board[q] == -1 and after[q] >= 0}  # blots that were hit
         for pairs in sequences:
@@ -102,7 +102,7 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
     if len({child for child, _ in found}) > 1:
         options = " or ".join(str(position.move(dice, pairs)) for _, pairs in found)
         raise InvalidNotationError(f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: {options}")
-    for child, pairs in engine.results(position.to_bytes(), dice, rules, backend):
+    for child, pairs in engine.results(position.to_bytes(), dice, rules, backend, last_roll):
         if child == found[0][0]:
             return position.move(dice, pairs)  # the representative, as legal_moves gives it
     raise AssertionError("unreachable: the result is among the legal ones")  # pragma: no cover

@@ -1,0 +1,225 @@
+"""Match files (.mat): round trips of played matches, GNU Backgammon's layout, checked reading."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy import Color, Game, Match, Rules, matfile
+from nardy.errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
+
+RULE_SETS = [
+    Rules("short"),
+    Rules("short", crawford=False, jacoby=True),
+    Rules("long"),
+    Rules("long", block_rule="home", koks=True, opening="dice"),
+    Rules("long", last_roll_draw=True, next_starter="black"),
+    Rules("long", head_exception="permission", block_timing="end", next_starter="rolloff"),
+]
+
+
+def play_match(rules: Rules, length: int, seed: int, max_games: int = 4) -> Match:
+    """Random legal play with random cube actions and the odd resignation."""
+    rng = np.random.default_rng(seed)
+    match = Match(rules, length, seed=seed)
+    while match.winner is None and len(match.games) < max_games:
+        game = match.new_game()
+        if game.starter is None:
+            game.roll_off()
+        while not game.over:
+            if game.dice is None and game.may_double() and rng.random() < 0.05:
+                game.double()
+                game.take() if rng.random() < 0.7 else game.drop()
+                continue
+            if rng.random() < 0.003:
+                game.resign(int(rng.integers(1, 4)))
+                break
+            if game.dice is None:
+                game.roll()
+            moves = game.legal_moves()
+            game.play(moves[rng.integers(len(moves))])
+        match.finish_game()
+    return match
+
+
+def same_games(a: Match, b: Match) -> None:
+    assert a.length == b.length and a.rules == b.rules and a.score == b.score
+    assert len(a.games) == len(b.games)
+    for x, y in zip(a.games, b.games):
+        assert x.starter == y.starter
+        assert x.history() == y.history()
+        assert [m.steps for _, kind, m in x.history() if kind == "move"] == [
+            m.steps for _, kind, m in y.history() if kind == "move"]  # hits too (not part of ==)
+        assert x.result == y.result and x.position == y.position
+        assert (x.cube_value, x.cube_owner, x.crawford_game, x.score) == (y.cube_value, y.cube_owner, y.crawford_game, y.score)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
+def test_played_matches_read_back_to_identical_games(rules):
+    for seed in range(6):
+        match = play_match(rules, [0, 1, 3, 7][seed % 4], seed)
+        text = matfile.write(match, ("Alice Smith", "Bob"), {"Site": "nardy tests", "EventDate": "2026.11.29"})
+        record = matfile.read(text)
+        same_games(match, record.match)
+        assert record.players == ("Alice Smith", "Bob")
+        assert record.tags == {"Site": "nardy tests", "EventDate": "2026.11.29"}
+        assert matfile.write(record) == text
+
+
+def test_files_round_trip_through_disk(tmp_path):
+    match = play_match(Rules("short"), 5, seed=1)
+    path = tmp_path / "m.mat"
+    matfile.dump(match, path, players=("A", "B"))
+    same_games(match, matfile.load(path).match)
+
+
+def test_a_single_game_is_written_as_a_money_session():
+    game = Game("short", seed=4)
+    game.roll_off()
+    while not game.over:
+        if game.dice is None:
+            game.roll()
+        game.play(game.legal_moves()[0])
+    record = matfile.read(matfile.write(game))
+    assert record.match.length == 0 and len(record.games) == 1
+    assert record.games[0].history() == game.history()
+
+
+# the layout GNU Backgammon writes ---------------------------------------------------------------
+
+GNUBG_STYLE = """\
+; [Site "PlayOK"]
+; [Player 1 "nmela"]
+; [EventDate "2017.12.27"]
+; a comment line
+
+ 3 point match
+
+ Game 1
+ nmela : 0                        froglicker : 0
+  1) 31: 8/5 6/5                  64: 24/18 13/9
+  2) 55: 13/8 13/8 6/1* 6/1       62: 25/23 13/7
+  3)  Doubles => 2                 Drops
+      Wins 1 point
+
+ Game 2
+ nmela : 1                        froglicker : 0
+  1)                             41: 13/9 24/23
+  2) 64: 24/18 13/9               Doubles => 2
+  3)  Takes                       52: 13/11 13/8
+                                  Wins 2 points
+"""
+
+
+def test_reads_the_layout_gnubg_writes():
+    record = matfile.read(GNUBG_STYLE)
+    assert record.rules == Rules("short") and record.match.length == 3
+    assert record.players == ("nmela", "froglicker")
+    assert record.tags == {"Site": "PlayOK", "Player 1": "nmela", "EventDate": "2017.12.27"}
+    first, second = record.games
+    assert first.starter is Color.WHITE and first.result.winner is Color.WHITE and first.result.kind == "dropped"
+    assert [str(m) for _, kind, m in first.history() if kind == "move"] == [
+        "8/5 6/5", "24/18 13/9", "13/8(2) 6/1* 6/1", "bar/23 13/7"]
+    assert second.starter is Color.BLACK and second.cube_value == 2 and second.cube_owner is Color.WHITE
+    assert second.result.winner is Color.BLACK and second.result.kind == "resigned" and second.result.points == 2
+    assert record.match.score == {Color.WHITE: 1, Color.BLACK: 2}
+    assert record.match.winner is None  # 3 points are not reached
+
+
+def test_both_spellings_of_bar_and_off_are_read():
+    text = GNUBG_STYLE.replace("13/8 13/8 6/1* 6/1", "13/8(2) 6/1*(2)").replace("25/23", "bar/23")
+    assert matfile.read(text).games[0].history() == matfile.read(GNUBG_STYLE).games[0].history()
+
+
+def test_xg_crawford_and_jacoby_tags_and_nardy_rules_tag():
+    body = GNUBG_STYLE.split("\n", 4)[4]
+    assert matfile.read('; [Crawford "Off"]\n; [Jacoby "On"]\n' + body).rules == Rules("short", crawford=False, jacoby=True)
+    long_text = matfile.write(play_match(Rules("long", koks=True, block_rule="none"), 1, seed=2))
+    assert '; [Variation "LongNardy"]' in long_text and '; [Rules "block_rule=none koks=true"]' in long_text
+    assert matfile.read(long_text).rules == Rules("long", koks=True, block_rule="none")
+
+
+def test_an_unfinished_last_game_is_read_as_it_stands():
+    text = GNUBG_STYLE.rsplit("  3)", 1)[0]
+    game = matfile.read(text).games[-1]
+    assert not game.over and game.cube_value == 1 and game.doubled_by is Color.BLACK
+
+
+# checked reading: errors name the game and the line -----------------------------------------------
+
+@pytest.mark.parametrize("change, error, message", [
+    (("62: 25/23 13/7", "62: 25/23 13/5"), IllegalMoveError, "game 1, line 11: '25/23 13/5' is not a legal play of 6-2"),
+    (("31: 8/5 6/5", "31: 8/4 6/5"), IllegalMoveError, "game 1, line 10: '8/4 6/5' is not a legal play of 3-1"),
+    (("31: 8/5 6/5", "31: 8/5 6/5 4/3"), IllegalMoveError, "game 1, line 10"),
+    (("Drops\n      Wins 1 point", "Drops\n      Wins 2 points"), IllegalMoveError,
+     "game 1, line 13: the file says white wins 2, but the play gives white 1"),
+    (("Drops\n      Wins 1 point", "Drops\n" + " " * 34 + "Wins 1 point"), IllegalMoveError, "says black wins 1"),
+    (("nmela : 1 ", "nmela : 2 "), IllegalMoveError, "game 2, line 16: the score line says 2-0, but the games before make it 1-0"),
+    (("52: 13/11 13/8", "52: 13/11 13/x"), InvalidNotationError, "game 2, line 19: 'x' is not a point"),
+    (("Doubles => 2                 Drops", "Doubles => 4                 Drops"), IllegalMoveError,
+     "game 1, line 12: a double of a 1-cube is to 2, not 4"),
+    (("13/9               Doubles => 2", "13/9               Takes"), IllegalMoveError,
+     "game 2, line 18: no double has been offered"),
+    (("  1) 31: 8/5 6/5", "  1) 33: 8/5 6/5 6/3 6/3"), IllegalMoveError, "game 1, line 10: the opening roll 33 is a double"),
+    (("31: 8/5 6/5                  64", "31: 8/5 6/5\n  2) 64"), IllegalMoveError,
+     "game 1, line 11: '64: 24/18 13/9' stands in white's column, but black is to act"),
+    (("Game 2", "Game 3"), InvalidNotationError, "line 15: game 3 where game 2 was expected"),
+    (("  2) 55", "  2) 55: hello 55"), InvalidNotationError, "game 1, line 11: cannot read 'hello 55"),
+    (("  3)  Doubles => 2                 Drops\n      Wins 1 point\n", ""), IllegalMoveError,
+     "game 1, line 13: game 1 ends without a result"),
+])
+def test_bad_play_is_reported_with_its_game_and_line(change, error, message):
+    text = GNUBG_STYLE.replace(*change)
+    assert text != GNUBG_STYLE
+    with pytest.raises(error) as info:
+        matfile.read(text)
+    assert message in str(info.value)
+
+
+def test_rules_the_file_breaks_are_reported():
+    long_text = matfile.write(play_match(Rules("long"), 3, seed=5))
+    with pytest.raises(IllegalMoveError, match="played without the doubling cube"):
+        matfile.read(long_text.replace("Game 1\n", "Game 1\n", 1).replace(
+            "  1) ", "  1)  Doubles => 2                  Takes\n  2) ", 1).replace(
+            "  1)                             ", "  1)  Doubles => 2                  Takes\n  2)                             ", 1))
+    # next_starter="winner" (long nardy): the winner of game 1 starts game 2
+    match = play_match(Rules("long"), 3, seed=6)
+    assert len(match.games) >= 2
+    winner = match.games[0].result.winner
+    lines = matfile.write(match).splitlines()
+    second = lines.index(" Game 2") + 2
+    row = lines[second]
+    lines[second] = ("  1)" + " " * 29 + row[5:].strip()) if winner is Color.WHITE else ("  1) " + row.strip()[4:].strip())
+    with pytest.raises(IllegalMoveError, match="game 2, line .*starts game 2 \\(next_starter='winner'\\)"):
+        matfile.read("\n".join(lines))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "no ' N point match' line"),
+    (" Game 1\n", "expected ' N point match'"),
+    (" 3 point match\n 3 point match\n", "a second ' N point match'"),
+    (" 3 point match\n  1) 31: 8/5 6/5\n", "expected ' Game 1'"),
+    (" 3 point match\n Game 1\n nmela 0 froglicker 0\n", "expected the score line"),
+    ('; [Variation "HyperGammon"]\n 3 point match\n', "unsupported variation 'HyperGammon'"),
+    ('; [Rules "colour=blue"]\n 3 point match\n', "unknown rule option 'colour'"),
+    ('; [Variation "LongNardy"]\n; [Rules "koks=maybe"]\n 3 point match\n', "koks is true or false"),
+    (' 1 point match\n Game 1\n a : 0    b : 0\n  1) 31: 8/5 6/5   Beavers\n', "beavers"),
+])
+def test_malformed_files_raise_invalid_notation(text, message):
+    with pytest.raises(InvalidNotationError, match=message):
+        matfile.read(text)
+
+
+def test_given_rules_must_agree_with_the_file():
+    with pytest.raises(InvalidNotationError, match="not Rules\\('long'\\)"):
+        matfile.read(GNUBG_STYLE, Rules("long"))
+    assert matfile.read(GNUBG_STYLE, Rules("short")).rules == Rules("short")
+
+
+@pytest.mark.parametrize("players, tags", [
+    (("a:b", "c"), None), (("", "c"), None), (("a", "b\nc"), None), (("a", "b"), {"Site": "two\nlines"}),
+    (("a", "b"), {"bad tag!": "x"}),
+])
+def test_writing_rejects_what_the_format_cannot_hold(players, tags):
+    with pytest.raises(InvalidArgumentError):
+        matfile.write(Match("short", 1), players, tags)
