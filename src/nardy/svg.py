@@ -358,10 +358,10 @@ def _text(content: str, x: float, y: float, size: int, fill: str, *, anchor: str
     return _el("text", content, **attrs)
 
 
-def _el(tag: str, text: str | None = None, **attrs: object) -> str:
+def _el(tag: str, text: str | None = None, /, **attrs: object) -> str:
     """One element; numbers go through `_num`, every attribute and text is escaped."""
-    body = " ".join(f"{k}={quoteattr(_num(v) if isinstance(v, float) else str(v))}" for k, v in attrs.items())
+    head = "".join(f" {k}={quoteattr(_num(v) if isinstance(v, float) else str(v))}" for k, v in attrs.items())
     if text is None:
-        return f"<{tag} {body}/>"
-    return f"<{tag} {body}>{escape(text)}</{tag}>"
+        return f"<{tag}{head}/>"
+    return f"<{tag}{head}>{escape(text)}</{tag}>"
 
