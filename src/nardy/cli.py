@@ -1,4 +1,4 @@
-"""The `nardy` command: show a board, count perft, list legal moves. The only module that prints."""
+"""The `nardy` command: show or draw a board, count perft, list legal moves. The only module that prints."""
 
 from __future__ import annotations
 
@@ -65,6 +65,29 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     position = _position(args, rules)
     print(position, file=out)
     print(f"\n{position!r}", file=out)
+
+
+def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
+    from .svg import board
+
+    rules = _rules_from(args)
+    position = _position(args, rules)
+    dice = None
+    if args.dice is not None:
+        parts = args.dice.replace(",", "-").split("-")
+        if len(parts) != 2:
+            raise InvalidNotationError(f"--dice takes two dice as D1-D2, e.g. 6-5, got {args.dice!r}")
+        dice = (_die(parts[0]), _die(parts[1]))
+    move = None
+    if args.move is not None:
+        if dice is None:
+            raise InvalidNotationError("--move needs --dice: the roll it plays")
+        move = position.parse_move(args.move, dice, rules)
+    text = board(position, dice=dice, move=move, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
+                 home=args.home, size=args.size)
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(args.output, file=out)
 
 
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> None:
@@ -249,6 +272,18 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     show.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
     show.set_defaults(run=cmd_show)
+
+    svg = commands.add_parser("svg", help="draw a board as an SVG file")
+    common(svg, backend=False)
+    svg.add_argument("position", nargs="?", help="26 comma-separated ints (mover's view); default: the start")
+    svg.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
+    svg.add_argument("-o", "--output", required=True, metavar="FILE", help="the SVG file to write")
+    svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll, e.g. 6-5")
+    svg.add_argument("--move", metavar="MOVE", help="draw a legal move of --dice as arrows, e.g. '24/18 13/8'")
+    svg.add_argument("--flip", action="store_true", help="Black at the bottom, the points in Black's numbers")
+    svg.add_argument("--home", default="right", choices=["right", "left"], help="the bottom player's home side")
+    svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
+    svg.set_defaults(run=cmd_svg)
 
     perft = commands.add_parser("perft", help="count the leaves of the game tree (RULES.md section 7)")
     common(perft)

@@ -320,6 +320,12 @@ class Position:
 
         return diagram(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so that positions draw themselves in Jupyter."""
+        from .svg import board
+
+        return board(self)
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Position, (self._board, self.variant.value, self.turn.name.lower()), None)
 

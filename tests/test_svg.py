@@ -1,0 +1,256 @@
+"""SVG boards: valid XML that shows every checker where the position has it, deterministically.
+
+How the boards look is checked by eye with tests/render_svg_samples.py.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidDiceError, Move, Position, Rules
+from nardy.cli import main
+from nardy.svg import board
+from strategies import boards
+
+NS = "{http://www.w3.org/2000/svg}"
+LONG, SHORT = Rules("long"), Rules("short")
+
+
+def parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == f"{NS}svg"
+    return root
+
+
+def classed(root: ET.Element, *names: str) -> list[ET.Element]:
+    """Elements whose class list holds all `names`."""
+    return [e for e in root.iter() if set(names) <= set(e.get("class", "").split())]
+
+
+def on_board(root: ET.Element, color: Color) -> int:
+    """Checkers of `color` the picture shows on points and bar: circles, or a stack's count label."""
+    total = 0
+    for stack in classed(root, "stack", color.name.lower()):
+        labels = classed(stack, "count")
+        total += int(labels[0].text) if labels else len(classed(stack, "checker"))
+    return total
+
+
+def centres(root: ET.Element, color: Color) -> list[tuple[float, float]]:
+    return sorted((float(c.get("cx")), float(c.get("cy"))) for c in classed(root, "checker", color.name.lower()))
+
+
+def number_x(root: ET.Element) -> dict[int, float]:
+    """The x of each point column, from the point numbers."""
+    return {int(t.text): float(t.get("x")) for t in classed(root, "number")}
+
+
+def mid_y(root: ET.Element) -> float:
+    _, _, _, height = map(float, root.get("viewBox").split())
+    return height / 2
+
+
+def test_the_starts_show_fifteen_checkers_a_side_and_valid_xml():
+    for variant in ("long", "short"):
+        root = parse(board(Position.start(variant)))
+        assert root.get("viewBox").startswith("0 0 ")
+        for color in Color:
+            assert on_board(root, color) == 15
+            assert not classed(root, "slab")  # nothing borne off
+    long_root = parse(board(Position.start("long")))
+    assert len(classed(long_root, "count")) == 2  # 15 on each head: one label each
+    assert len(classed(long_root, "checker")) == 10
+    short_root = parse(board(Position.start("short")))
+    assert len(classed(short_root, "count")) == 0  # no point holds more than five
+    assert len(classed(short_root, "checker")) == 30
+
+
+@given(st.data())
+def test_every_checker_is_drawn_once(data):
+    rules = data.draw(st.sampled_from([LONG, SHORT]))
+    view = data.draw(boards(rules))
+    position = Position(view, rules.variant, data.draw(st.sampled_from(list(Color))))
+    bottom = data.draw(st.sampled_from(list(Color)))
+    root = parse(board(position, bottom=bottom, home=data.draw(st.sampled_from(["right", "left"]))))
+    for color in Color:
+        assert on_board(root, color) == sum(position.checkers(color).values()) + position.bar(color)
+        assert len(classed(root, "slab", color.name.lower())) == position.borne_off(color)
+        held = list(position.checkers(color).values()) + ([position.bar(color)] if position.bar(color) else [])
+        assert len(classed(root, "stack", color.name.lower())) == len(held)
+        assert len(classed(root, "checker", color.name.lower())) == sum(min(n, 5) for n in held)
+    stack_labels = [e for s in classed(root, "stack") for e in classed(s, "count")]
+    assert len(stack_labels) == sum(n > 5 for c in Color for n in position.checkers(c).values()) + sum(
+        position.bar(c) > 5 for c in Color)
+
+
+def test_trays_bar_and_their_counts():
+    p = Position.from_points("short", white={6: 4, 5: 3, 13: 1}, black={24: 1, 20: 3, 1: 1}, white_bar=1, black_bar=2)
+    root = parse(board(p))
+    for color, off in ((Color.WHITE, 6), (Color.BLACK, 8)):
+        tray = classed(root, "off", color.name.lower())[0]
+        assert len(classed(tray, "slab")) == off and classed(tray, "count")[0].text == str(off)
+    bar = {c: classed(root, "stack", "bar", c.name.lower()) for c in Color}
+    assert [len(classed(bar[c][0], "checker")) for c in Color] == [1, 2]
+    # each side's bar checkers stand in the half where they enter: White's at the top, Black's below
+    (wy,) = [cy for _, cy in centres(bar[Color.WHITE][0], Color.WHITE)]
+    assert wy < mid_y(root) < min(cy for _, cy in centres(bar[Color.BLACK][0], Color.BLACK))
+
+
+def test_long_heads_and_numbers_follow_the_ascii_diagram():
+    root = parse(board(Position.start("long")))
+    xs = number_x(root)
+    white, black = centres(root, Color.WHITE), centres(root, Color.BLACK)
+    assert {x for x, _ in white} == {xs[24]} and all(y < mid_y(root) for _, y in white)  # top right
+    assert {x for x, _ in black} == {xs[12]} and all(y > mid_y(root) for _, y in black)  # bottom left
+    assert xs[24] == max(xs.values()) and xs[12] == min(xs.values())
+    assert xs[1] == xs[24] and xs[12] == xs[13]
+
+
+def test_orientation():
+    short = Position.start("short")
+    plain = parse(board(short))
+    width = float(plain.get("viewBox").split()[2])
+    # home on the left mirrors the picture left to right
+    left = parse(board(short, home="left"))
+    for color in Color:
+        assert centres(left, color) == sorted((round(width - x, 2), y) for x, y in centres(plain, color))
+    # Black at the bottom: short nardy turns over top to bottom, and the numbers are Black's
+    flipped = parse(board(short, bottom="black"))
+    assert number_x(flipped) == number_x(plain)
+    assert centres(flipped, Color.WHITE) == sorted((x, 2 * mid_y(plain) - y) for x, y in centres(plain, Color.WHITE))
+    # long nardy turns half round
+    long = Position.start("long")
+    a, b = parse(board(long)), parse(board(long, bottom=Color.BLACK))
+    assert centres(b, Color.WHITE) == sorted((round(width_of(a) - x, 2), 2 * mid_y(a) - y) for x, y in centres(a, Color.WHITE))
+    names = {c: [t.text for t in classed(root, "name")] for c, root in ((Color.WHITE, a), (Color.BLACK, b))}
+    assert names == {Color.WHITE: ["White", "Black"], Color.BLACK: ["White", "Black"]}  # Color order, whatever the place
+    bands = [(classed(root, "band", "white")[0], classed(root, "band", "black")[0]) for root in (a, b)]
+    ys = [[float(classed(g, "name")[0].get("y")) for g in pair] for pair in bands]
+    assert ys[0][0] > ys[0][1] and ys[1][0] < ys[1][1]  # White's band below, then above
+
+
+def width_of(root: ET.Element) -> float:
+    return float(root.get("viewBox").split()[2])
+
+
+def arrow_ends(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """(x1, y1, tip x, tip y) of each arrow."""
+    ends = []
+    for arrow in classed(root, "arrow"):
+        line = arrow.find(f"{NS}line")
+        tip = arrow.find(f"{NS}polygon").get("points").split()[1].split(",")
+        ends.append((float(line.get("x1")), float(line.get("y1")), float(tip[0]), float(tip[1])))
+    return ends
+
+
+def test_a_move_draws_an_arrow_per_step_in_the_movers_numbers():
+    short = Position.start("short")
+    move = short.parse_move("24/18 13/8", (6, 5))
+    root = parse(board(short, move=move))
+    xs = number_x(root)
+    ends = arrow_ends(root)
+    assert len(ends) == 2
+    by_source = sorted(ends, key=lambda e: -e[0])
+    assert abs(by_source[0][0] - xs[24]) < 11 and by_source[0][2] == xs[18]
+    assert abs(by_source[1][0] - xs[13]) < 11 and by_source[1][2] == xs[8]
+    assert sorted(int(d.get("data-value")) for d in classed(root, "die")) == [5, 6]  # the move's dice
+    # Black on roll: its 24/18 is White's 1/7
+    black = Position.start("short", turn="black")
+    ends = arrow_ends(parse(board(black, move=black.parse_move("24/18(2) 13/7(2)", (6, 6)))))
+    assert len(ends) == 4
+    assert sorted(e[2] for e in ends) == sorted([xs[7], xs[7], xs[18], xs[18]])
+    # a doubled step lands one checker higher each time
+    assert len({e[3] for e in ends}) == 4
+    # long nardy, Black on roll: its 24 is White's 12
+    long = Position.start("long").apply(Move((6, 5), ((24, 18), (18, 13))))
+    root = parse(board(long, move=long.parse_move("24/13", (6, 5))))
+    xs, ends = number_x(root), arrow_ends(root)
+    assert len(ends) == 2 and abs(ends[0][0] - xs[12]) < 11 and ends[0][3] > mid_y(root)  # from Black's head, bottom left
+    assert ends[1][2] == xs[1] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
+
+
+def test_arrows_from_the_bar_and_to_the_tray():
+    p = Position.from_points("short", white={6: 4, 5: 3, 13: 1}, black={24: 1, 20: 3, 1: 1}, white_bar=1, black_bar=2)
+    root = parse(board(p, move=p.parse_move("bar/22 13/9", (4, 3))))
+    bar = centres(classed(root, "stack", "bar", "white")[0], Color.WHITE)[0]
+    ends = arrow_ends(root)
+    assert any(abs(x1 - bar[0]) < 11 and abs(y1 - bar[1]) < 11 for x1, y1, _, _ in ends)
+    off = Position.from_points("short", white={1: 3, 2: 2}, black={19: 7, 24: 1}, turn="black")
+    root = parse(board(off, move=off.parse_move("6/off 6/4", (6, 2))))
+    tray = classed(root, "tray", "black")[0]
+    tx, tw = float(tray.get("x")), float(tray.get("width"))
+    assert any(tip_x == tx + tw / 2 for _, _, tip_x, _ in arrow_ends(root))
+
+
+def test_dice_options_and_sizes():
+    p = Position.start("long")
+    root = parse(board(p, dice=(3, 3)))
+    dice = classed(root, "die")
+    assert [d.get("data-value") for d in dice] == ["3", "3"] and all(len(d.findall(f"{NS}circle")) == 3 for d in dice)
+    assert not classed(parse(board(p)), "die")
+    sized = parse(board(p, size=300))
+    assert sized.get("width") == "300" and sized.get("viewBox") == root.get("viewBox")
+    assert abs(float(sized.get("height")) / 300 - float(root.get("height")) / float(root.get("width"))) < 0.01
+    bare = parse(board(p, show_pips=False, show_numbers=False))
+    assert not classed(bare, "number") and not classed(bare, "pips")
+    assert len(classed(root, "number")) == 24
+    assert sorted(t.text for t in classed(root, "pips")) == ["pips 360", "pips 360"]
+    roll_badge = classed(root, "on-roll")
+    assert len(roll_badge) == 1 and roll_badge[0] in list(classed(root, "band", "white")[0].iter())
+
+
+def test_deterministic_and_repr_svg():
+    p = Position.from_points("short", white={6: 9, 13: 1}, black={24: 1, 20: 3}, white_bar=1)
+    q = Position(p.view(), "short")
+    assert board(p, dice=(6, 5)) == board(q, dice=(6, 5))
+    assert p._repr_svg_() == board(p)
+    assert " id=" not in board(p)
+
+
+def test_bad_arguments():
+    p = Position.start("short")
+    with pytest.raises(InvalidDiceError):
+        board(p, dice=(0, 5))
+    with pytest.raises(InvalidDiceError):
+        board(p, dice=(6,))
+    with pytest.raises(IllegalMoveError):
+        board(p, move=Move((6, 5), ((24, 18), (24, 19))))
+    with pytest.raises(IllegalMoveError):
+        board(Position.start("long"), move=p.parse_move("13/7 13/8", (6, 5)))  # legal in short nardy only
+    with pytest.raises(InvalidArgumentError, match="do not match"):
+        board(p, dice=(4, 2), move=p.parse_move("24/13", (6, 5)))
+    for bad in ({"bottom": "red"}, {"home": "up"}, {"size": 0}, {"size": True}, {"size": 12.5},
+                {"show_pips": "yes"}, {"move": "24/13"}):
+        with pytest.raises(InvalidArgumentError):
+            board(p, **bad)
+    with pytest.raises(InvalidArgumentError):
+        board(p.view())
+
+
+def test_cli_writes_the_file(tmp_path, capsys):
+    path = tmp_path / "board.svg"
+    assert main(["svg", "short", "-o", str(path), "--dice", "6-5", "--move", "24/18 13/8", "--flip"]) == 0
+    assert capsys.readouterr().out.strip() == str(path)
+    root = parse(path.read_text())
+    assert len(classed(root, "arrow")) == 2 and len(classed(root, "die")) == 2
+    assert path.read_text() == board(Position.start("short"), move=Position.start("short").parse_move("24/18 13/8", (6, 5)),
+                                      bottom="black")
+    view = ",".join(map(str, [0] * 12 + [-15] + [0] * 11 + [15, 0]))
+    assert main(["svg", "long", view, "--turn", "black", "-o", str(path), "--home", "left", "--size", "400"]) == 0
+    assert parse(path.read_text()).get("width") == "400"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--dice", "6-7"], "a die shows 1..6"),
+    (["--dice", "65"], "D1-D2"),
+    (["--move", "24/13"], "--move needs --dice"),
+    (["--dice", "6-5", "--move", "24/12"], "not a legal play"),
+    (["--size", "0"], "size"),
+])
+def test_cli_bad_input(tmp_path, capsys, argv, message):
+    assert main(["svg", "short", "-o", str(tmp_path / "x.svg"), *argv]) == 2
+    assert message in capsys.readouterr().err
