@@ -275,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     svg = commands.add_parser("svg", help="draw a board as an SVG file")
     common(svg, backend=False)
-    svg.add_argument("position", nargs="?", help="26 comma-separated ints (mover's view); default: the start")
+    svg.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     svg.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
     svg.add_argument("-o", "--output", required=True, metavar="FILE", help="the SVG file to write")
     svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll, e.g. 6-5")
