@@ -173,6 +173,22 @@ def test_a_move_draws_an_arrow_per_step_in_the_movers_numbers():
     assert ends[1][2] == xs[1] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
 
 
+def test_the_last_move_is_drawn_on_the_board_after_it():
+    short = Position.start("short")
+    move = short.parse_move("24/18 13/8", (6, 5))
+    before, after = parse(board(short, move=move)), parse(board(short, move=move, after=True))
+    assert arrow_ends(before) == arrow_ends(after)  # the same arrows...
+    moved = short.apply(move)
+    assert centres(after, Color.WHITE) == centres(parse(board(moved)), Color.WHITE)  # ...on the board after it
+    assert centres(after, Color.WHITE) != centres(before, Color.WHITE)
+    assert after.find(f"{NS}title").text == "Short nardy, Black on roll"
+    # every arrow ends on a checker that is there after the move
+    tips = {(round(x), round(y)) for _, _, x, y in arrow_ends(after)}
+    assert tips <= {(round(x), round(y)) for x, y in centres(after, Color.WHITE)}
+    with pytest.raises(InvalidArgumentError, match="after=True draws the board after a given move"):
+        board(short, after=True)
+
+
 def test_arrows_from_the_bar_and_to_the_tray():
     p = Position.from_points("short", white={6: 4, 5: 3, 13: 1}, black={24: 1, 20: 3, 1: 1}, white_bar=1, black_bar=2)
     root = parse(board(p, move=p.parse_move("bar/22 13/9", (4, 3))))

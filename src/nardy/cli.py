@@ -83,7 +83,9 @@ def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
         if dice is None:
             raise InvalidNotationError("--move needs --dice: the roll it plays")
         move = position.parse_move(args.move, dice, rules)
-    text = board(position, dice=dice, move=move, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
+    if args.after and move is None:
+        raise InvalidNotationError("--after needs --move: the move whose result is drawn")
+    text = board(position, dice=dice, move=move, after=args.after, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
                  home=args.home, size=args.size)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
@@ -280,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     svg.add_argument("-o", "--output", required=True, metavar="FILE", help="the SVG file to write")
     svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll, e.g. 6-5")
     svg.add_argument("--move", metavar="MOVE", help="draw a legal move of --dice as arrows, e.g. '24/18 13/8'")
+    svg.add_argument("--after", action="store_true", help="draw the board after --move, with its arrows (the last move)")
     svg.add_argument("--flip", action="store_true", help="Black at the bottom, the points in Black's numbers")
     svg.add_argument("--home", default="right", choices=["right", "left"], help="the bottom player's home side")
     svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")

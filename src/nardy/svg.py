@@ -71,6 +71,7 @@ def board(
     *,
     dice: Sequence[int] | None = None,
     move: Move | None = None,
+    after: bool = False,
     rules: Rules | None = None,
     bottom: Color | str = Color.WHITE,
     home: str = "right",
@@ -81,7 +82,9 @@ def board(
     """The position as an SVG document (a string).
 
     `dice` draws the roll of the side on roll; `move` (a legal `Move` of that side from this
-    position, under `rules`) draws an arrow per step and shows its dice unless `dice` is given.
+    position, under `rules`) draws an arrow per step and shows its dice unless `dice` is given;
+    with `after=True` the board drawn is the one after the move (the last move, as analysis
+    tools show it: the arrows end on the checkers that moved).
     `bottom` is the colour sitting at the bottom, `home` the side ("right" or "left") where the
     bottom player's home is; `size` is the width in pixels (the height follows), by default the
     natural width. Raises `InvalidDiceError`, `IllegalMoveError` for a move that is not legal
@@ -90,10 +93,14 @@ def board(
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"board() draws a Position, got {position!r}")
     layout = _Layout(position.variant, _bottom(bottom), _home(home))
+    if not isinstance(after, bool) or (after and move is None):
+        raise InvalidArgumentError(f"after=True draws the board after a given move, got after={after!r}, move={move!r}")
+    drawn = position
     if move is not None:
         if not isinstance(move, Move):
             raise InvalidArgumentError(f"move must be a nardy Move, got {move!r}")
-        position.apply(move, rules)  # IllegalMoveError unless the move is legal here
+        following = position.apply(move, rules)  # IllegalMoveError unless the move is legal here
+        drawn = following if after else position
         if dice is None:
             dice = move.dice
         elif sorted(check_dice(dice)) != sorted(move.dice):
@@ -110,13 +117,13 @@ def board(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{shown}" height="{_num(shown * height / width)}" font-family="sans-serif" role="img">',
-        _el("title", _title(position)),
+        _el("title", _title(drawn)),
         _el("rect", x=0, y=0, width=width, height=height, fill="#ffffff"),
     ]
     parts += layout.frame(show_numbers)
-    parts += _checkers(position, layout)
+    parts += _checkers(drawn, layout)
     for color in Color:
-        parts += _band(position, layout, color, show_pips)
+        parts += _band(drawn, layout, color, show_pips)
     if rolled is not None:
         parts += _dice(rolled, position.turn, layout)
     if move is not None:
