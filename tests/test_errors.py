@@ -22,8 +22,8 @@ def test_unknown_backend_and_bad_depth():
     for backend in ("cython", "python"):
         with pytest.raises(nardy.InvalidArgumentError, match="depth must be"):
             engine.perft(board, -1, nardy.Rules("long"), backend)
-    with pytest.raises(nardy.InvalidArgumentError, match="whole number >= 1 of points"):
-        nardy.Match("short", 0)
+    with pytest.raises(nardy.InvalidArgumentError, match="whole number of points \\(0 for money\\)"):
+        nardy.Match("short", -3)
 
 
 def test_game_over_is_raised_for_finished_positions(backend):

@@ -65,7 +65,8 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The `.mat` text of a match (a single game is written as a money session of one game)."""
     if isinstance(match, MatchRecord):
-        match, players, tags = match.match, match.players, {**match.tags, **(tags or {})}
+        players, tags = match.players, {**match.tags, **(tags or {})}
+        match = match.match
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
     rules = match.rules
     for name in players:
