@@ -73,7 +73,7 @@ cdef int build_tables(const rules_t* r, double* turns, double* mean, double* fir
         acc_t = acc_f = 0.0
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
-                w = (1.0 if d1 == d2 else 2.0) / 36.0
+                w = 1.0 if d1 == d2 else 2.0  # in 36ths, divided out below: a sure thing stays exactly 1
                 n = gen_moves(&g, board, d1, d2)
                 while n < 0:
                     if gen_grow(&g) < 0:
@@ -103,8 +103,11 @@ cdef int build_tables(const rules_t* r, double* turns, double* mean, double* fir
                 else:
                     for k in range(1, KMAX):
                         row_f[k] += w * first[f_best * KMAX + k - 1]
-        mean[s] = 1.0 + acc_t
-        first_mean[s] = 1.0 + acc_f
+        for k in range(KMAX):
+            row_t[k] /= 36.0
+            row_f[k] /= 36.0
+        mean[s] = 1.0 + acc_t / 36.0
+        first_mean[s] = 1.0 + acc_f / 36.0
         if row_t[KMAX - 1] != 0.0 or row_f[KMAX - 1] != 0.0:
             gen_free(&g)
             return -3
