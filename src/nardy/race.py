@@ -523,17 +523,18 @@ def _keith_style(base: float, weight: float, **rest: float) -> Model:
 
 # fitted by benchmarks/race_approximation.py (one-sided rollouts of race positions from greedy self-play)
 MODELS: dict[Variant, Model] = {
-    Variant.SHORT: _keith_style(6.932, 1.126, var_base=-1.632, var_slope=0.318, first_base=0.829, first_cross=0.922,
-                                first_outside=0.264, first_var_base=-0.153, first_var_slope=0.210),
-    Variant.LONG: Model(base=4.478, checkers=0.273, ones=2.118, twos=1.212, threes=1.089, gaps=0.696, outside=-0.225,
-                        var_base=-1.789, var_slope=0.334, first_base=1.001, first_cross=0.824, first_outside=0.206,
-                        first_var_base=-0.406, first_var_slope=0.281),
+    Variant.SHORT: _keith_style(7.031, 1.124, var_base=-1.722, var_slope=0.327, first_base=0.848, first_cross=0.911,
+                                first_outside=0.265, first_var_base=-0.172, first_var_slope=0.215),
+    Variant.LONG: Model(base=0.04, checkers=0.593, ones=2.039, twos=1.161, threes=0.906, gaps=0.991, outside=-0.359,
+                        var_base=-1.583, var_slope=0.307, first_base=0.933, first_cross=0.653, first_outside=0.278,
+                        first_var_base=-0.211, first_var_slope=0.213),
 }
 
-# measured by benchmarks/race_approximation.py against rollouts (held-out positions)
+# measured by benchmarks/race_approximation.py: 200 held-out races per variant (at least one
+# side outside the table) against 10,000 rollouts each (rollout standard error 0.2 points)
 APPROXIMATION_ERROR: dict[Variant, str] = {
-    Variant.SHORT: "not yet measured",
-    Variant.LONG: "not yet measured",
+    Variant.SHORT: "mean 1.0 points, rms 1.7, worst 8 of 200 races checked by rollouts",
+    Variant.LONG: "mean 1.2 points, rms 2.3, worst 13 of 200 races checked by rollouts",
 }
 
 
