@@ -11,6 +11,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
+from nardy._bearoff cimport STATES, best_result, home_index
 from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, rules_t, scan, scan_t
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
@@ -34,9 +35,10 @@ cdef enum:
     POLICY_RANDOM = 0
     POLICY_FIRST = 1
     POLICY_GREEDY = 2
+    POLICY_BEAROFF = 3
     TRACE_BYTES = 29     # one ply: the board (mover's view), the two dice, the colour on roll
 
-POLICIES = {"random": POLICY_RANDOM, "first": POLICY_FIRST, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "first": POLICY_FIRST, "greedy": POLICY_GREEDY, "bearoff": POLICY_BEAROFF}
 
 # result kinds: long 1 oin, 2 mars, 3 koks; short 1 single, 2 gammon, 3 backgammon; 0 draw
 
@@ -65,14 +67,18 @@ cdef inline int roll(bitgen_t* rng) noexcept nogil:
             return 1 + <int>(x % 6)
 
 
-cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng) noexcept nogil:
-    """The index of the result the policy plays."""
+cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng, const double* bearoff) noexcept nogil:
+    """The index of the result the policy plays (`bearoff`: the bear-off table's expected turns)."""
     cdef int i, k, best = 0, value, best_value = -100000
     cdef uint32_t x, limit
     cdef int32_t p[2]
     cdef const int8_t* child
     if n == 1 or policy == POLICY_FIRST:
         return 0
+    if policy == POLICY_BEAROFF:
+        if g.outside == 0:  # the mover's checkers are all home: the table's play
+            return best_result(g.out, n, bearoff)
+        return race_play(g, n, bearoff)
     if policy == POLICY_RANDOM:
         limit = 4294967295u - 4294967295u % <uint32_t>n
         while True:
@@ -88,6 +94,31 @@ cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng) noexcept nogi
         if value > best_value:
             best_value = value
             best = i
+    return best
+
+
+cdef inline int race_play(gen_t* g, int n, const double* bearoff) noexcept nogil:
+    """Checkers still outside home: the lowest pip count, then the fewest checkers outside home,
+    then the least waste of those home (the table's expected turns x 49/6, minus their pips)."""
+    cdef int i, p, outside, home, best = 0, best_pips = 100000, best_outside = 100
+    cdef int32_t pp[2]
+    cdef double waste, best_waste = 1e300
+    cdef const int8_t* child
+    for i in range(n):
+        child = g.out + i * VIEW
+        pips(child, g.rules.variant, pp)
+        outside = child[BAR]
+        home = 0
+        for p in range(7, 25):
+            if child[p] > 0:
+                outside += child[p]
+        for p in range(1, 7):
+            if child[p] > 0:
+                home += p * child[p]
+        waste = 49.0 / 6.0 * bearoff[home_index(child)] - home
+        if pp[0] < best_pips or (pp[0] == best_pips and (
+                outside < best_outside or (outside == best_outside and waste < best_waste - 1e-9))):
+            best, best_pips, best_outside, best_waste = i, pp[0], outside, waste
     return best
 
 
@@ -130,7 +161,7 @@ cdef int result_kind(const int8_t* b, int variant, bint koks) noexcept nogil:
 
 
 cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bint koks, bint opening_dice,
-              int policy, outcome_t* out, trace_t* trace) noexcept nogil:
+              int policy, const double* bearoff, outcome_t* out, trace_t* trace) noexcept nogil:
     """One whole game from `start` (seen by the side on roll); 0, or -1 without memory.
 
     first_mover -1: a new game, the roll-off decides who starts (and, with `opening_dice`, its
@@ -163,7 +194,7 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
             n = gen_moves(g, board, d1, d2)
         if trace != NULL and trace_ply(trace, board, d1, d2, mover) < 0:
             return -1
-        child = g.out + choose(g, n, policy, rng) * VIEW
+        child = g.out + choose(g, n, policy, rng, bearoff) * VIEW
         plies += 1
         memcpy(out.final, child, VIEW)
         if last_roll:  # long nardy, last_roll_draw: the other side's last roll is over
@@ -191,11 +222,12 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
 
 
 def play_games(int games, object bit_generator, tuple rules, bint koks, bint opening_dice, int policy,
-               const int8_t[::1] start, int first_mover=-1, bint record=False):
+               const int8_t[::1] start, int first_mover=-1, bint record=False, const double[::1] bearoff=None):
     """Play `games` games with one numpy BitGenerator; per-game arrays (and the trace if `record`).
 
     `start` is a valid, unfinished board seen by the side on roll: colour `first_mover`, or
-    (-1) whoever wins the roll-off of a new game.
+    (-1) whoever wins the roll-off of a new game. `bearoff`: the bear-off table's expected
+    turns per state, which the "bearoff" policy needs.
     """
     cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
     cdef rules_t r
@@ -204,6 +236,11 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     cdef trace_t trace
     cdef outcome_t o
     cdef int i, cap = 512, code = 0
+    cdef const double* table = NULL
+    if policy == POLICY_BEAROFF:
+        if bearoff is None or bearoff.shape[0] != STATES:
+            raise ValueError(f"the bearoff policy needs the table's {STATES} expected turns")
+        table = &bearoff[0]
     winner = np.empty(games, np.int8)
     kind = np.empty(games, np.int8)
     plies = np.empty(games, np.int32)
@@ -224,7 +261,7 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
         with bit_generator.lock, nogil:
             i = 0
             while i < games:
-                code = play(&g, rng, &start[0], first_mover, koks, opening_dice, policy, &o, &trace if record else NULL)
+                code = play(&g, rng, &start[0], first_mover, koks, opening_dice, policy, table, &o, &trace if record else NULL)
                 if code < 0:
                     break
                 w[i], k[i], pl[i], s[i] = o.winner, o.kind, o.plies, o.starter
@@ -251,3 +288,63 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
 cdef void* _address(object array) except NULL:
     cdef int8_t[:, ::1] view = array
     return &view[0, 0]
+
+
+def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tuple rules, const double[::1] bearoff):
+    """float64 (n, 4): the mean and variance of the turns each row's mover needs to bear off all
+    its checkers alone (the opponent's removed), then of the turns until its first checker is
+    off, playing the "bearoff" policy, over `trials` games."""
+    cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+    cdef rules_t r
+    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = rules
+    if bearoff.shape[0] != STATES:
+        raise ValueError(f"the bearoff policy needs the table's {STATES} expected turns")
+    cdef Py_ssize_t row, n = views.shape[0]
+    cdef int t, p, turns, first, start, m, d1, d2, code = 0
+    cdef double total, squares, total_f, squares_f
+    cdef int8_t alone[26]
+    cdef int8_t board[26]
+    cdef gen_t g
+    out = np.empty((n, 4), np.float64)
+    cdef double[:, ::1] o = out
+    if gen_init(&g, &r, 512) < 0:
+        raise MemoryError()
+    try:
+        with bit_generator.lock, nogil:
+            for row in range(n):
+                for p in range(VIEW):
+                    alone[p] = views[row, p] if views[row, p] > 0 else 0
+                alone[0] = 0
+                start = mover_left(alone)
+                total = squares = total_f = squares_f = 0.0
+                for t in range(trials):
+                    memcpy(board, alone, VIEW)
+                    turns = first = 0
+                    while mover_left(board) > 0:
+                        d1 = roll(rng)
+                        d2 = roll(rng)
+                        m = gen_moves(&g, board, d1, d2)
+                        while m < 0:
+                            if gen_grow(&g) < 0:
+                                code = -1
+                                break
+                            m = gen_moves(&g, board, d1, d2)
+                        if code < 0:
+                            break
+                        memcpy(board, g.out + choose(&g, m, POLICY_BEAROFF, rng, &bearoff[0]) * VIEW, VIEW)
+                        turns += 1
+                        if first == 0 and mover_left(board) < start:
+                            first = turns
+                    total += turns
+                    squares += <double>turns * turns
+                    total_f += first
+                    squares_f += <double>first * first
+                o[row, 0] = total / trials
+                o[row, 1] = squares / trials - (total / trials) ** 2
+                o[row, 2] = total_f / trials
+                o[row, 3] = squares_f / trials - (total_f / trials) ** 2
+        if code < 0:
+            raise MemoryError()
+        return out
+    finally:
+        gen_free(&g)

@@ -225,6 +225,23 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
         print(f"per-game results written to {args.out}", file=out)
 
 
+def cmd_race(args: argparse.Namespace, out: TextIO) -> None:
+    from .race import race_odds
+
+    rules = _rules_from(args)
+    position = read_position(args.position, rules, args.turn)
+    odds = race_odds(position)
+    gammon = "gammon" if rules.variant is Variant.SHORT else "mars"
+    names = (position.turn.name.lower() + " (on roll)", position.turn.other.name.lower())
+    print(f"{'':18}{names[0]:>16}{names[1]:>12}", file=out)
+    print(f"{'pips':18}{odds.pips[0]:>16}{odds.pips[1]:>12}", file=out)
+    print(f"{'expected turns':18}{odds.expected_turns[0]:>16.3f}{odds.expected_turns[1]:>12.3f}", file=out)
+    print(f"{'effective pips':18}{odds.effective_pips[0]:>16.2f}{odds.effective_pips[1]:>12.2f}", file=out)
+    print(f"{'wins':18}{100 * odds.win:>15.3f}%{100 * odds.lose:>11.3f}%", file=out)
+    print(f"{'wins a ' + gammon:18}{100 * odds.win_gammon:>15.3f}%{100 * odds.lose_gammon:>11.3f}%", file=out)
+    print(f"method: {odds.method}", file=out)
+
+
 def _progress_bar(total: int) -> Any:
     def show(done: int, games: int) -> None:
         filled = 30 * done // max(games, 1)
@@ -317,11 +334,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--boards", action="store_true", help="print each game's final board")
     replay.set_defaults(run=cmd_replay)
 
+    race = commands.add_parser("race", help="race odds: pips, expected turns, win and gammon/mars chances")
+    common(race, backend=False)
+    race.add_argument("position", help=POSITION_HELP)
+    race.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
+    race.set_defaults(run=cmd_race)
+
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)
     sim.add_argument("--games", type=int, required=True, help="how many games")
     sim.add_argument("--seed", type=int, default=None, help="root seed (default: a fresh one, printed)")
-    sim.add_argument("--policy", default="random", help="random (default), first or greedy")
+    sim.add_argument("--policy", default="random", help="random (default), first, greedy or bearoff")
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")

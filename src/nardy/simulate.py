@@ -23,7 +23,7 @@ from .errors import GameOverError, InvalidArgumentError
 from .position import Position
 from .rules import Rules, Variant
 
-POLICIES = ("random", "first", "greedy")
+POLICIES = ("random", "first", "greedy", "bearoff")
 KINDS = {
     Variant.LONG: {0: "draw", 1: "oin", 2: "mars", 3: "koks"},
     Variant.SHORT: {0: "draw", 1: "single", 2: "gammon", 3: "backgammon"},
@@ -136,7 +136,9 @@ def simulate(
     seed : the root seed (an int); None draws one (it is kept in the result).
     policy : "random" (uniform among the distinct resulting positions), "first" (the first
         legal play generated) or "greedy" (a race policy: the lowest own pip count after the
-        move, then the fewest blots, then the first generated); or a function that scores
+        move, then the fewest blots, then the first generated), "bearoff" (the bear-off table's
+        play, `nardy.race`, whenever the mover's checkers are all home; else the lowest pip
+        count, then the fewest checkers outside home, then the least waste of those home); or a function that scores
         afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
         before the turn passes) it returns m numbers, and each game plays its highest-scored
         one (the first on ties). It is called once per ply for all unfinished games of a chunk
@@ -185,13 +187,18 @@ def simulate(
     koks = rules.variant is Variant.LONG and rules.koks
     opening_dice = rules.opening == "dice"
     codes = engine.core_rules(rules)
+    bearoff = None
+    if policy == "bearoff":
+        from .race import load
+
+        bearoff = load().mean
     done = 0
 
     def run(k: int) -> dict[str, Any]:
         if evaluator is not None:
             return _play_evaluated(sizes[k], np.random.PCG64(seeds[k]), rules, evaluator, start_view, first_mover)
         return _simulate.play_games(sizes[k], np.random.PCG64(seeds[k]), codes, koks, opening_dice,
-                                    _simulate.POLICIES[policy], start_view, first_mover, record)
+                                    _simulate.POLICIES[policy], start_view, first_mover, record, bearoff)
 
     started = time.perf_counter()
     chunks = []

@@ -1,0 +1,60 @@
+# The one-sided bear-off table's index and its best play, inline so that the self-play loop
+# (_simulate) compiles them into its own loop.
+#
+# A state is a distribution of at most 15 checkers over the six home points. It is numbered by
+# the combinatorial number system: with S_j = c6 + c5 + ... + c(7-j) (the checkers on the j
+# highest home points), b_j = S_j + j - 1 (j = 1..6) is a 6-subset b_1 < ... < b_6 of
+# {0..20} (b_6 = n + 5, n the checkers left), and the state's index is sum_j C(b_j, j), a
+# bijection onto 0..C(21, 6) - 1 = 54263. Every legal step lowers some S_j and raises none
+# (a checker moves down or off), so every successor of a state has a smaller index: the table
+# is built in index order. Index 0 is "all borne off".
+
+from libc.stdint cimport int8_t, int32_t
+
+cdef enum:
+    STATES = 54264       # C(21, 6): 0..15 checkers over 6 points
+
+cdef extern from *:
+    """
+    static const int nardy_choose[21][7] = {
+        {1, 0, 0, 0, 0, 0, 0}, {1, 1, 0, 0, 0, 0, 0}, {1, 2, 1, 0, 0, 0, 0}, {1, 3, 3, 1, 0, 0, 0},
+        {1, 4, 6, 4, 1, 0, 0}, {1, 5, 10, 10, 5, 1, 0}, {1, 6, 15, 20, 15, 6, 1},
+        {1, 7, 21, 35, 35, 21, 7}, {1, 8, 28, 56, 70, 56, 28}, {1, 9, 36, 84, 126, 126, 84},
+        {1, 10, 45, 120, 210, 252, 210}, {1, 11, 55, 165, 330, 462, 462},
+        {1, 12, 66, 220, 495, 792, 924}, {1, 13, 78, 286, 715, 1287, 1716},
+        {1, 14, 91, 364, 1001, 2002, 3003}, {1, 15, 105, 455, 1365, 3003, 5005},
+        {1, 16, 120, 560, 1820, 4368, 8008}, {1, 17, 136, 680, 2380, 6188, 12376},
+        {1, 18, 153, 816, 3060, 8568, 18564}, {1, 19, 171, 969, 3876, 11628, 27132},
+        {1, 20, 190, 1140, 4845, 15504, 38760}
+    };
+    #define NARDY_TIE 1e-9
+    """
+    const int CHOOSE "nardy_choose"[21][7]
+    const double TIE "NARDY_TIE"  # expected turns closer than this are a tie
+
+
+cdef inline int32_t home_index(const int8_t* b) noexcept nogil:
+    """The state of the mover's checkers on points 1..6 of the mover's-view board `b`
+    (opponent checkers, negative, count as none). The caller ensures at most 15."""
+    cdef int j, c, s = 0
+    cdef int32_t index = 0
+    for j in range(1, 7):
+        c = b[7 - j]
+        if c > 0:
+            s += c
+        index += CHOOSE[s + j - 1][j]
+    return index
+
+
+cdef inline int best_result(const int8_t* results, int n, const double* mean) noexcept nogil:
+    """Among n result boards (n x 26, the mover's checkers all home), the one whose home state
+    has the least expected turns; ties (within TIE) go to the lowest state index, then the first."""
+    cdef int i, best = 0
+    cdef int32_t index, best_index = home_index(results)
+    cdef double m, best_mean = mean[best_index]
+    for i in range(1, n):
+        index = home_index(results + 26 * i)
+        m = mean[index]
+        if m < best_mean - TIE or (m <= best_mean + TIE and index < best_index):
+            best, best_index, best_mean = i, index, m
+    return best
