@@ -307,3 +307,19 @@ def test_gymnasium_adapter_is_reproducible_from_its_seed():
         return np.stack(out)
 
     assert (run(7) == run(7)).all() and not (run(7) == run(8)).all()
+
+
+def test_features_can_be_written_into_a_reused_array():
+    env = VectorEnv("short", 8, seed=3)
+    env.reset()
+    out = np.full((4096, 198), np.nan, np.float32)
+    for _ in range(5):
+        got = env.afterstate_features(out=out)
+        assert got.base is out and np.array_equal(got, env.afterstate_features())
+        env.step(env.sample_actions())
+    boards = [Position.start("short").view()] * 3
+    assert np.array_equal(encode(boards, "short", out=out)[:3], encode(boards, "short"))
+    for bad in (np.zeros((4096, 198)), np.zeros((2, 198), np.float32), np.zeros((4096, 210), np.float32),
+                np.zeros((198, 4096), np.float32).T, [[0.0] * 198] * 4096):
+        with pytest.raises(InvalidArgumentError, match="out must be"):
+            env.afterstate_features(out=bad)

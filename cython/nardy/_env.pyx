@@ -172,9 +172,10 @@ cdef class Games:
                 encode_dice(self.c_state[i * ROW + VIEW], self.c_state[i * ROW + VIEW + 1], &o[i, FEATURES])
         return out
 
-    def afterstate_features(self):
-        """(total, 198) float32: every afterstate encoded from the side that moves, the other on roll."""
-        return encode(self.buffer[:self.total], self.rules.variant, False)
+    def afterstate_features(self, out=None):
+        """(total, 198) float32: every afterstate encoded from the side that moves, the other on roll
+        (into `out`, a C-contiguous float32 (total, 198) array, if given)."""
+        return encode(self.buffer[:self.total], self.rules.variant, False, None, out)
 
     def sample(self):
         """A uniform random afterstate index per slot, drawn from the slot's own generator
@@ -347,11 +348,17 @@ cdef void encode_row(const int8_t* b, int variant, bint on_roll, float* out) noe
     out[197] = not on_roll
 
 
-def encode(const int8_t[:, ::1] boards, int variant, bint on_roll, const int8_t[:, ::1] dice=None):
-    """(m, 198) float32 units of valid boards, or (m, 210) with the dice's 12 one-hot units."""
+def encode(const int8_t[:, ::1] boards, int variant, bint on_roll, const int8_t[:, ::1] dice=None, out=None):
+    """(m, 198) float32 units of valid boards, or (m, 210) with the dice's 12 one-hot units
+    (written into `out`, a C-contiguous float32 array of that shape, if given)."""
     cdef Py_ssize_t i, m = boards.shape[0]
     cdef int width = FEATURES if dice is None else FEATURES + DICE_UNITS
-    out = np.empty((m, width), np.float32)
+    if out is None:
+        out = np.empty((m, width), np.float32)
+    elif out.shape != (m, width):
+        raise ValueError(f"out must be ({m}, {width}), got {out.shape}")
+    if m == 0:
+        return out
     cdef float[:, ::1] o = out
     with nogil:
         for i in range(m):

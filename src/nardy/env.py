@@ -46,6 +46,7 @@ OBSERVATION_FEATURES = 210
 
 def encode(
     boards: npt.ArrayLike, variant: Variant | str, *, on_roll: bool = True, dice: npt.ArrayLike | None = None,
+    out: npt.NDArray[np.float32] | None = None,
 ) -> npt.NDArray[np.float32]:
     """TD-Gammon's 198 input units for each board (an (m, 26) mover's-view array), float32 (m, 198).
 
@@ -60,6 +61,9 @@ def encode(
       - long nardy (no bar): 96 borne off / 15, 97 1 while all 15 are still on the head
         (the side's first turn, when the head rule's exception may apply).
     Units 196 and 197: 1 if we are on roll, 1 if they are.
+
+    `out`: a C-contiguous float32 array of at least m rows of that width to write into (its
+    first m rows are returned); reusing one saves allocating a large array per call.
 
     Raises `InvalidPositionError` for boards with impossible checker counts (the checks of
     RULES.md section 8 other than the six-block rule).
@@ -80,7 +84,20 @@ def encode(
         rolled = np.ascontiguousarray(rolled, np.int8)
     from . import _env
 
-    return _env.encode(array, 0 if variant is Variant.LONG else 1, bool(on_roll), rolled)
+    width = BOARD_FEATURES if rolled is None else OBSERVATION_FEATURES
+    return _env.encode(array, 0 if variant is Variant.LONG else 1, bool(on_roll), rolled, _rows(out, len(array), width))
+
+
+def _rows(out: npt.NDArray[np.float32] | None, rows: int, width: int) -> npt.NDArray[np.float32] | None:
+    """The first `rows` rows of a caller's output array, checked."""
+    if out is None:
+        return None
+    if (not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.ndim != 2 or out.shape[1] != width
+            or out.shape[0] < rows or not out.flags.c_contiguous or not out.flags.writeable):
+        shape = getattr(out, "shape", None)
+        raise InvalidArgumentError(f"out must be a writeable C-contiguous float32 array of at least ({rows}, {width}), "
+                                   f"got {type(out).__name__} {shape}")
+    return out[:rows]
 
 
 def _boards(boards: npt.ArrayLike) -> npt.NDArray[np.int8]:
@@ -206,7 +223,7 @@ class VectorEnv:
     def _observations(self) -> Any:
         if self.observation == "board":
             return self._games.state.copy()
-        return self._games.observation_features()
+        return self.observation_features()
 
     # choosing actions ----------------------------------------------------------------------------
     @property
@@ -224,9 +241,14 @@ class VectorEnv:
         """(num_envs,) int64: each slot's number of afterstates (its actions are 0..count-1)."""
         return np.diff(self._games.offsets)
 
-    def afterstate_features(self) -> npt.NDArray[np.float32]:
-        """(total, 198) float32: `encode` of every afterstate, from the side that moves, the other side on roll."""
-        return self._games.afterstate_features()
+    def afterstate_features(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """(total, 198) float32: `encode` of every afterstate, from the side that moves, the other
+        side on roll; `out` as in `encode` (e.g. one array of generous size, reused every step)."""
+        return self._games.afterstate_features(_rows(out, len(self._games.afterstates), BOARD_FEATURES))
+
+    def observation_features(self) -> npt.NDArray[np.float32]:
+        """(num_envs, 210) float32: `encode` of every slot's board and dice, the mover on roll."""
+        return self._games.observation_features()
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniform random afterstate index per slot, drawn from the slot's own stream."""
