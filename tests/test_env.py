@@ -323,3 +323,20 @@ def test_features_can_be_written_into_a_reused_array():
                 np.zeros((198, 4096), np.float32).T, [[0.0] * 198] * 4096):
         with pytest.raises(InvalidArgumentError, match="out must be"):
             env.afterstate_features(out=bad)
+
+
+def test_best_actions_pick_each_games_highest_value_first_on_ties():
+    env = VectorEnv("long", 32, seed=6)
+    env.reset()
+    for _ in range(40):
+        env.step(env.sample_actions())
+    offsets = env.offsets.copy()
+    values = np.random.default_rng(0).integers(0, 3, len(env.afterstates)).astype(np.float64)  # many ties
+    expected = [int(np.argmax(values[offsets[i]:offsets[i + 1]])) for i in range(32)]
+    assert env.best_actions(values).tolist() == expected
+    pips = engine._core.pips(np.ascontiguousarray(env.afterstates), 0)[:, 0]
+    chosen = env.best_actions(-pips)  # a greedy racer: the lowest pip count after the move
+    assert (pips[offsets[:-1] + chosen] == np.minimum.reduceat(pips, offsets[:-1])).all()
+    for bad in (values[:-1], np.full(len(values), np.nan), values.astype(str)):
+        with pytest.raises(InvalidArgumentError, match="values must be"):
+            env.best_actions(bad)

@@ -177,6 +177,23 @@ cdef class Games:
         (into `out`, a C-contiguous float32 (total, 198) array, if given)."""
         return encode(self.buffer[:self.total], self.rules.variant, False, None, out)
 
+    def argmax(self, const double[::1] values):
+        """Per slot, the index of its afterstate with the highest value (the first on ties)."""
+        out = np.zeros(self.n, np.int64)
+        cdef int64_t[::1] o = out
+        cdef int i
+        cdef int64_t k, best
+        if values.shape[0] != self.total:
+            raise ValueError(f"{self.total} values, got {values.shape[0]}")
+        with nogil:
+            for i in range(self.n):
+                best = self.c_offsets[i]
+                for k in range(best + 1, self.c_offsets[i + 1]):
+                    if values[k] > values[best]:
+                        best = k
+                o[i] = best - self.c_offsets[i]
+        return out
+
     def sample(self):
         """A uniform random afterstate index per slot, drawn from the slot's own generator
         (nothing is drawn when there is one afterstate, as simulate's "random" policy does)."""

@@ -116,7 +116,7 @@ class VectorEnv:
 
     >>> env = VectorEnv("short", 4, seed=1)
     >>> obs, info = env.reset()
-    >>> obs.shape, env.counts.min() >= 1
+    >>> obs.shape, int(env.counts.min()) >= 1
     ((4, 28), True)
     >>> obs, rewards, terminated, truncated, info = env.step(env.sample_actions())
 
@@ -249,6 +249,16 @@ class VectorEnv:
     def observation_features(self) -> npt.NDArray[np.float32]:
         """(num_envs, 210) float32: `encode` of every slot's board and dice, the mover on roll."""
         return self._games.observation_features()
+
+    def best_actions(self, values: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """Given one number per afterstate (e.g. a value function of `afterstate_features()`),
+        each slot's action with the highest (the first on ties): the greedy policy."""
+        array = np.asarray(values)
+        total = len(self._games.afterstates)
+        if array.shape != (total,) or array.dtype.kind not in "iuf" or not np.isfinite(array).all():
+            raise InvalidArgumentError(f"values must be {total} finite numbers, one per afterstate, "
+                                       f"got shape {array.shape} of {array.dtype}")
+        return self._games.argmax(np.ascontiguousarray(array, np.float64))
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniform random afterstate index per slot, drawn from the slot's own stream."""
