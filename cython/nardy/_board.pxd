@@ -202,3 +202,24 @@ cdef inline void pips(const int8_t* b, int variant, int32_t* out) noexcept nogil
         out[1] = -25 * b[0] + (dot(theirs[0], 0x18001600140012, 0x17001500130011)
                                + dot(theirs[1], 0x10000e000c000a, 0xf000d000b0009)
                                + dot(theirs[2], 0x8000600040002, 0x7000500030001))
+
+
+cdef inline int result_kind(const int8_t* b, int variant, bint koks) noexcept nogil:
+    """The winner (the mover of `b`, all 15 off) scores 1, 2 or 3 (RULES.md 4 and 5)."""
+    cdef scan_t s
+    cdef int p
+    scan(b, &s)
+    if s.n_theirs - b[0] < CHECKERS:
+        return 1  # the loser has borne off: oin / single
+    if variant == LONG:
+        if koks:
+            for p in range(7, 13):  # the loser's own points 19..24
+                if b[p] < 0:
+                    return 3
+        return 2
+    if b[0] < 0:
+        return 3
+    for p in range(1, 7):
+        if b[p] < 0:
+            return 3
+    return 2

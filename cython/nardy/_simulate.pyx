@@ -12,24 +12,10 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._bearoff cimport STATES, best_result, home_index
-from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, rules_t, scan, scan_t
+from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, result_kind, rules_t, scan, scan_t
+from nardy._dice cimport below, bitgen_t, roll
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
-
-cdef extern from *:
-    """
-    /* numpy/random/bitgen.h: numpy's documented C interface to its bit generators */
-    typedef struct nardy_bitgen {
-      void *state;
-      uint64_t (*next_uint64)(void *st);
-      uint32_t (*next_uint32)(void *st);
-      double (*next_double)(void *st);
-      uint64_t (*next_raw)(void *st);
-    } nardy_bitgen_t;
-    """
-    ctypedef struct bitgen_t "nardy_bitgen_t":
-        void* state
-        uint32_t (*next_uint32)(void* st) noexcept nogil
 
 cdef enum:
     POLICY_RANDOM = 0
@@ -58,19 +44,9 @@ cdef struct trace_t:
     int failed
 
 
-cdef inline int roll(bitgen_t* rng) noexcept nogil:
-    """One die, uniform on 1..6 (rejecting the 4 top values of 2**32 that would bias it)."""
-    cdef uint32_t x
-    while True:
-        x = rng.next_uint32(rng.state)
-        if x < 4294967292u:
-            return 1 + <int>(x % 6)
-
-
 cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng, const double* bearoff) noexcept nogil:
     """The index of the result the policy plays (`bearoff`: the bear-off table's expected turns)."""
     cdef int i, k, best = 0, value, best_value = -100000
-    cdef uint32_t x, limit
     cdef int32_t p[2]
     cdef const int8_t* child
     if n == 1 or policy == POLICY_FIRST:
@@ -80,11 +56,7 @@ cdef inline int choose(gen_t* g, int n, int policy, bitgen_t* rng, const double*
             return best_result(g.out, n, bearoff)
         return race_play(g, n, bearoff)
     if policy == POLICY_RANDOM:
-        limit = 4294967295u - 4294967295u % <uint32_t>n
-        while True:
-            x = rng.next_uint32(rng.state)
-            if x < limit:
-                return <int>(x % <uint32_t>n)
+        return below(rng, <uint32_t>n)
     for i in range(n):  # greedy race: the lowest own pip count, then the fewest blots left
         child = g.out + i * VIEW
         pips(child, g.rules.variant, p)
@@ -137,27 +109,6 @@ cdef inline int trace_ply(trace_t* t, const int8_t* board, int d1, int d2, int m
     t.data[t.n * TRACE_BYTES + 28] = mover
     t.n += 1
     return 0
-
-
-cdef int result_kind(const int8_t* b, int variant, bint koks) noexcept nogil:
-    """The winner (the mover of `b`, all 15 off) scores 1, 2 or 3 (RULES.md 4 and 5)."""
-    cdef scan_t s
-    cdef int p
-    scan(b, &s)
-    if s.n_theirs - b[0] < CHECKERS:
-        return 1  # the loser has borne off: oin / single
-    if variant == LONG:
-        if koks:
-            for p in range(7, 13):  # the loser's own points 19..24
-                if b[p] < 0:
-                    return 3
-        return 2
-    if b[0] < 0:
-        return 3
-    for p in range(1, 7):
-        if b[p] < 0:
-            return 3
-    return 2
 
 
 cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bint koks, bint opening_dice,

@@ -1,0 +1,37 @@
+# Dice from numpy bit generators: the C interface `bitgen_t` that numpy documents for its
+# BitGenerators (taken from a generator's capsule), and unbiased draws from it.
+
+from libc.stdint cimport uint32_t
+
+cdef extern from *:
+    """
+    /* numpy/random/bitgen.h: numpy's documented C interface to its bit generators */
+    typedef struct nardy_bitgen {
+      void *state;
+      uint64_t (*next_uint64)(void *st);
+      uint32_t (*next_uint32)(void *st);
+      double (*next_double)(void *st);
+      uint64_t (*next_raw)(void *st);
+    } nardy_bitgen_t;
+    """
+    ctypedef struct bitgen_t "nardy_bitgen_t":
+        void* state
+        uint32_t (*next_uint32)(void* st) noexcept nogil
+
+
+cdef inline int roll(bitgen_t* rng) noexcept nogil:
+    """One die, uniform on 1..6 (rejecting the 4 top values of 2**32 that would bias it)."""
+    cdef uint32_t x
+    while True:
+        x = rng.next_uint32(rng.state)
+        if x < 4294967292u:
+            return 1 + <int>(x % 6)
+
+
+cdef inline int below(bitgen_t* rng, uint32_t n) noexcept nogil:
+    """Uniform on 0..n-1 (n >= 1), rejecting the top values of 2**32 that would bias it."""
+    cdef uint32_t x, limit = 4294967295u - 4294967295u % n
+    while True:
+        x = rng.next_uint32(rng.state)
+        if x < limit:
+            return <int>(x % n)
