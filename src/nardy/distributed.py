@@ -32,13 +32,16 @@ def is_client(obj: object) -> bool:
 def connect(address: str, timeout: float = 10) -> Any:
     """A `distributed.Client` connected to the scheduler at `address` ("tcp://host:8786").
 
-    Raises `InvalidArgumentError` if dask is not installed, `OSError` if nothing answers there.
+    Raises `InvalidArgumentError` if dask is not installed or no scheduler answers there in time.
     """
     try:
         from distributed import Client
     except ImportError:
         raise InvalidArgumentError(f"a Dask scheduler needs dask and distributed: {INSTALL}") from None
-    return Client(address, timeout=timeout)
+    try:
+        return Client(address, timeout=timeout)
+    except (OSError, ValueError) as exc:
+        raise InvalidArgumentError(f"cannot connect to the Dask scheduler at {address!r}: {exc}") from None
 
 
 def threads(client: Any) -> int:
@@ -58,14 +61,17 @@ def run_in_order(client: Any, function: Callable[[Any], Any], items: Sequence[An
     from distributed import as_completed
 
     token = uuid.uuid4().hex[:8]
-    futures = [client.submit(function, item, key=f"{name}-{token}-{k}") for k, item in enumerate(items)]
-    index = {future.key: k for k, future in enumerate(futures)}
-    results: list[Any] = [None] * len(futures)
+    pending = {future.key: future for future in
+               (client.submit(function, item, key=f"{name}-{token}-{k}") for k, item in enumerate(items))}
+    order = {key: k for k, key in enumerate(pending)}
+    results: list[Any] = [None] * len(order)
     try:
-        for future in as_completed(futures):
-            result = future.result()
-            results[index[future.key]] = result
+        for future in as_completed(list(pending.values())):
+            result = results[order[future.key]] = future.result()
+            del pending[future.key]
+            future.release()  # a result in hand: the cluster need not keep it, nor recompute it if its worker dies
             on_result(result)
     finally:
-        client.cancel(futures)
+        if pending:
+            client.cancel(list(pending.values()))
     return results
