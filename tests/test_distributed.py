@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -185,3 +186,19 @@ def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now fails
     with pytest.raises(InvalidArgumentError, match=r"pip install 'nardy\[dask\]'"):
         connect("tcp://127.0.0.1:8786")
+
+
+def test_nardy_imports_and_simulates_without_dask():
+    code = ("import sys; sys.modules['dask'] = sys.modules['distributed'] = None\n"  # as if not installed
+            "import nardy\n"
+            "assert nardy.simulate('short', 20, seed=1, threads=1).games == 20\n"
+            "try:\n"
+            "    nardy.simulate('short', 20, seed=1, executor=object())\n"
+            "except nardy.SimulationError as exc:\n"
+            "    print(exc)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "executor must be a distributed.Client" in run.stdout
+    loaded = subprocess.run([sys.executable, "-c", "import sys, nardy; print(sorted({'dask', 'distributed'} & set(sys.modules)))"],
+                            capture_output=True, text=True, timeout=60)
+    assert loaded.stdout.strip() == "[]", loaded.stderr  # importing nardy does not load dask
