@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import cloudpickle
@@ -153,6 +154,17 @@ def test_a_worker_that_dies_inside_a_chunk_has_the_chunk_run_again(client, tmp_p
     client.wait_for_workers(2, timeout=30)
     assert killed in before and killed not in worker_pids(client).values()
     assert_same_games(remote, simulate("short", 30, seed=4, chunk_size=10, policy=own_pips))
+
+
+def test_a_policy_that_cannot_be_pickled_is_refused(client):
+    lock = threading.Lock()
+
+    def locked(after):
+        with lock:
+            return np.zeros(len(after))
+
+    with pytest.raises(SimulationError, match="policy function cannot be sent to the Dask workers: TypeError: .*lock"):
+        simulate("long", 4, seed=1, chunk_size=2, policy=locked, executor=client)
 
 
 def test_an_error_in_a_chunk_is_raised_here(client):

@@ -44,6 +44,17 @@ def connect(address: str, timeout: float = 10) -> Any:
         raise InvalidArgumentError(f"cannot connect to the Dask scheduler at {address!r}: {exc}") from None
 
 
+def pickling_error(obj: object) -> str | None:
+    """Why `obj` cannot be sent to Dask workers (cloudpickle's error), or None if it can."""
+    import cloudpickle
+
+    try:
+        cloudpickle.dumps(obj)
+    except Exception as exc:  # cloudpickle raises whatever the object's reduction raises
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
 def threads(client: Any) -> int:
     """The number of worker threads of the client's cluster now."""
     return sum(client.nthreads().values())

@@ -171,6 +171,9 @@ def simulate(
             raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
         if threads is not None:
             raise SimulationError("threads applies to local threads only; a Dask cluster's workers set their own")
+        problem = distributed.pickling_error(policy) if callable(policy) else None
+        if problem:
+            raise SimulationError(f"the policy function cannot be sent to the Dask workers: {problem}")
     threads = threads if threads is not None else (os.cpu_count() or 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise SimulationError(f"threads must be a whole number >= 1, got {threads!r}")
