@@ -182,6 +182,13 @@ def test_bad_executors_are_refused(client, executor, threads, match):
         simulate("long", 10, seed=1, threads=threads, executor=client if executor == "client" else executor)
 
 
+def test_a_closed_client_is_refused(clusters):
+    closed = Client(clusters[1].scheduler.address)
+    closed.close()
+    with pytest.raises(SimulationError, match="the Dask client is closed, not running"):
+        simulate("long", 10, seed=1, executor=closed)
+
+
 def test_cli_simulate_on_a_scheduler(client, capsys):
     address = client.scheduler.address
     assert main(["simulate", "short", "--games", "300", "--seed", "3", "--chunk-size", "50", "--scheduler", address]) == 0

@@ -169,6 +169,8 @@ def simulate(
     if executor is not None:
         if not distributed.is_client(executor):
             raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
+        if executor.status != "running":
+            raise SimulationError(f"the Dask client is {executor.status}, not running")
         if threads is not None:
             raise SimulationError("threads applies to local threads only; a Dask cluster's workers set their own")
         problem = distributed.pickling_error(policy) if callable(policy) else None
