@@ -65,9 +65,9 @@ def run_in_order(client: Any, function: Callable[[Any], Any], items: Sequence[An
     """[function(item) for item in items], one task per item on the client's cluster.
 
     Each task's key is `name`, a token of this call and the item's index, so no task is shared
-    with another call or run twice in this one. `on_result` is called with each result as it
-    arrives (in any order); the list is in the items' order. An exception in a task is raised
-    here and the other tasks are cancelled.
+    with another call, and each item's result is taken once, however often the scheduler had to
+    run it. `on_result` is called with each result as it arrives (in any order); the list is in
+    the items' order. An exception in a task is raised here and the other tasks are cancelled.
     """
     from distributed import as_completed
 
