@@ -1,6 +1,6 @@
 """Self-play on a local Dask cluster of one and of two worker processes, beside local threads.
 
-All four runs play the same 20,000 games (one seed, one chunk size) in the group
+All four runs play the same 40,000 games (one seed, 20 chunks of 2000) in the group
 selfplay-executors, so the table's ratios are Dask's scaling from one worker to two and its
 overhead over threads.
 """
@@ -13,7 +13,7 @@ from distributed import Client, LocalCluster
 from nardy import simulate
 from conftest import per_item
 
-GAMES, CHUNK = 20_000, 1000
+GAMES, CHUNK = 40_000, 2000
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +37,6 @@ def test_selfplay_executors(benchmark, clusters, reference, how):
     options = {"threads": int(n)} if kind == "threads" else {"executor": clusters[int(n)]}
     benchmark.group = "selfplay-executors"
     result = benchmark.pedantic(simulate, ("long", GAMES), {"seed": 1, "chunk_size": CHUNK, **options},
-                                rounds=5, iterations=1)
+                                rounds=3, iterations=1)
     assert (result.plies == reference.plies).all() and (result.winner == reference.winner).all()
     per_item(benchmark, GAMES)
