@@ -211,12 +211,18 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
+    from .distributed import connect
     from .simulate import simulate
 
     rules = _rules_from(args)
     progress = _progress_bar(args.games) if sys.stderr.isatty() and args.games >= 20000 else None
-    result = simulate(rules, args.games, seed=args.seed, policy=args.policy, threads=args.threads,
-                      chunk_size=args.chunk_size, progress=progress)
+    client = connect(args.scheduler) if args.scheduler else None
+    try:
+        result = simulate(rules, args.games, seed=args.seed, policy=args.policy, threads=args.threads,
+                          chunk_size=args.chunk_size, progress=progress, executor=client)
+    finally:
+        if client is not None:
+            client.close()
     if progress is not None:
         print(file=sys.stderr)
     print(format_summary(result), file=out)
@@ -347,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--policy", default="random", help="random (default), first, greedy or bearoff")
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
+    sim.add_argument("--scheduler", metavar="ADDRESS", help="play the chunks on the Dask cluster of this scheduler "
+                     "(tcp://host:8786; needs nardy[dask]) instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
     return parser

@@ -2,7 +2,8 @@
 
 Games are split into chunks of `chunk_size`; chunk k draws its dice from a numpy PCG64 seeded
 by `SeedSequence(seed).spawn(chunks)[k]`, so the results depend only on the seed and the chunk
-size, never on the number of threads.
+size, never on the number of threads or Dask workers. `play_chunk` plays one chunk and `merge`
+joins chunks in order; local threads and a Dask cluster (`nardy.distributed`) both use them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import engine
+from . import distributed, engine
 from .errors import GameOverError, InvalidArgumentError
 from .position import Position
 from .rules import Rules, Variant
@@ -126,6 +127,7 @@ def simulate(
     record: bool = False,
     start: Position | None = None,
     progress: Callable[[int, int], None] | None = None,
+    executor: Any = None,
 ) -> Simulation:
     """Play `games` complete games of self-play in the compiled core.
 
@@ -150,21 +152,32 @@ def simulate(
     start : play every game on from this position (a rollout) with its side on roll, which
         rolls at once; by default each game is new and starts with the roll-off.
     progress : called as progress(games_done, games) after each chunk.
+    executor : a `distributed.Client` (Dask) to play the chunks on its cluster's workers, one
+        task per chunk, instead of on local threads (then `threads` must be left out). The
+        results are the same as a local run's with the same seed and chunk size; see
+        `nardy.distributed`. A function `policy` must then be picklable (cloudpickle).
 
     Raises `SimulationError` for bad arguments.
     """
-    from . import _simulate
-
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SimulationError(f"games must be a whole number >= 0, got {games!r}")
-    evaluator = policy if callable(policy) else None
-    if evaluator is None and policy not in POLICIES:
+    if not callable(policy) and policy not in POLICIES:
         raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)} or give a function")
-    if evaluator is not None and record:
+    if callable(policy) and record:
         raise SimulationError("record=True needs a built-in policy")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    if executor is not None:
+        if not distributed.is_client(executor):
+            raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
+        if executor.status != "running":
+            raise SimulationError(f"the Dask client is {executor.status}, not running")
+        if threads is not None:
+            raise SimulationError("threads applies to local threads only; a Dask cluster's workers set their own")
+        problem = distributed.pickling_error(policy) if callable(policy) else None
+        if problem:
+            raise SimulationError(f"the policy function cannot be sent to the Dask workers: {problem}")
     threads = threads if threads is not None else (os.cpu_count() or 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise SimulationError(f"threads must be a whole number >= 1, got {threads!r}")
@@ -172,9 +185,6 @@ def simulate(
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
-
-    sizes = [min(chunk_size, games - start) for start in range(0, games, chunk_size)]
-    seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     if start is None:
         first_mover, start_view = -1, np.frombuffer(Position.start(rules.variant).to_bytes(), np.int8)
     else:
@@ -184,31 +194,76 @@ def simulate(
         if start.is_game_over():
             raise GameOverError(f"the game is over in the start position {start!r}")
         first_mover, start_view = int(start.turn), np.frombuffer(start.to_bytes(), np.int8)
-    koks = rules.variant is Variant.LONG and rules.koks
-    opening_dice = rules.opening == "dice"
-    codes = engine.core_rules(rules)
-    bearoff = None
-    if policy == "bearoff":
-        from .race import load
 
-        bearoff = load().mean
+    sizes = [min(chunk_size, games - first) for first in range(0, games, chunk_size)]
+    chunks = [Chunk(rules, policy, start_view, first_mover, seq, size, record)
+              for seq, size in zip(np.random.SeedSequence(seed).spawn(len(sizes)), sizes)]
     done = 0
 
-    def run(k: int) -> dict[str, Any]:
-        if evaluator is not None:
-            return _play_evaluated(sizes[k], np.random.PCG64(seeds[k]), rules, evaluator, start_view, first_mover)
-        return _simulate.play_games(sizes[k], np.random.PCG64(seeds[k]), codes, koks, opening_dice,
-                                    _simulate.POLICIES[policy], start_view, first_mover, record, bearoff)
+    def finished(chunk_games: int) -> None:
+        nonlocal done
+        done += chunk_games
+        if progress is not None:
+            progress(done, games)
 
     started = time.perf_counter()
-    chunks = []
-    with ThreadPoolExecutor(max_workers=1 if evaluator is not None else threads) as pool:
-        for chunk in pool.map(run, range(len(sizes))):
-            chunks.append(chunk)
-            done += len(chunk["winner"])
-            if progress is not None:
-                progress(done, games)
-    seconds = time.perf_counter() - started
+    if executor is None:
+        with ThreadPoolExecutor(max_workers=1 if callable(policy) else threads) as pool:
+            results = []
+            for result in pool.map(play_chunk, chunks):
+                results.append(result)
+                finished(len(result["winner"]))
+    else:
+        threads = distributed.threads(executor)
+        results = distributed.run_in_order(executor, play_chunk, chunks, f"nardy-simulate-seed{seed}",
+                                           lambda result: finished(len(result["winner"])))
+    name = policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator")
+    return merge(results, rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
+                 seconds=time.perf_counter() - started, record=record)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk of a run, all that playing it needs: small picklable values, no position objects.
+
+    `start` is the start board (26 int8, the view of the side on roll: colour `first_mover`,
+    or -1 for new games that start with the roll-off); `seed` the chunk's own SeedSequence.
+    """
+
+    rules: Rules
+    policy: str | Callable[[npt.NDArray[np.int8]], Any]
+    start: npt.NDArray[np.int8]
+    first_mover: int
+    seed: np.random.SeedSequence
+    games: int
+    record: bool
+
+
+def play_chunk(chunk: Chunk) -> dict[str, npt.NDArray[Any]]:
+    """Play one chunk with dice from PCG64(chunk.seed): the per-game arrays, a function of `chunk` alone.
+
+    The unit of work of every executor (local threads, a Dask cluster's workers).
+    """
+    bit_generator = np.random.PCG64(chunk.seed)
+    if callable(chunk.policy):
+        return _play_evaluated(chunk.games, bit_generator, chunk.rules, chunk.policy, chunk.start, chunk.first_mover)
+    from . import _simulate
+
+    rules = chunk.rules
+    bearoff = None
+    if chunk.policy == "bearoff":
+        from .race import load
+
+        bearoff = load().mean  # the expected turns of every bear-off state (cached per process)
+    return _simulate.play_games(chunk.games, bit_generator, engine.core_rules(rules),
+                                rules.variant is Variant.LONG and rules.koks, rules.opening == "dice",
+                                _simulate.POLICIES[chunk.policy], chunk.start, chunk.first_mover, chunk.record,
+                                bearoff)
+
+
+def merge(chunks: list[dict[str, npt.NDArray[Any]]], *, rules: Rules, policy: str, seed: int, chunk_size: int,
+          threads: int, seconds: float, record: bool) -> Simulation:
+    """The chunks' per-game arrays, joined in chunk order, as one Simulation."""
 
     def joined(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
         return np.concatenate([c[name] for c in chunks]) if chunks else np.empty(shape, dtype)
@@ -219,10 +274,11 @@ def simulate(
         lengths = np.concatenate([np.diff(c["trace_offsets"]) for c in chunks]) if chunks else np.empty(0, np.int64)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     return Simulation(
-        rules=rules, policy=policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator"), seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
+        rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
         winner=joined("winner", (0,), np.int8), starter=joined("starter", (0,), np.int8),
         kind=joined("kind", (0,), np.int8), plies=joined("plies", (0,), np.int32),
-        final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8), trace=trace, trace_offsets=offsets,
+        final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8),
+        trace=trace, trace_offsets=offsets,
     )
 
 
