@@ -46,7 +46,7 @@ def connect(address: str, timeout: float = 10) -> Any:
 
 def pickling_error(obj: object) -> str | None:
     """Why `obj` cannot be sent to Dask workers (cloudpickle's error), or None if it can."""
-    import cloudpickle
+    import cloudpickle  # type: ignore[import-untyped]
 
     try:
         cloudpickle.dumps(obj)

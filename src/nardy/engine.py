@@ -13,6 +13,7 @@ import os
 import struct
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 from . import reference
 from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
@@ -23,17 +24,18 @@ Board = tuple[int, ...]
 Pairs = tuple[tuple[int, int], ...]
 
 PURE_PYTHON = os.environ.get("NARDY_PURE_PYTHON", "0") not in ("", "0")
+_core: Any = None  # the compiled core's def layer (None when the reference is the default)
 if PURE_PYTHON:
-    _core = None
     BACKEND = "python"
 else:
     try:
-        from . import _core
+        from . import _core as _compiled
     except ImportError as exc:  # pragma: no cover - a broken build must be loud
         raise ImportError(
             "nardy's compiled core is not built (reinstall with `pip install .`), "
             "or set NARDY_PURE_PYTHON=1 to use the pure-Python reference on purpose"
         ) from exc
+    _core = _compiled
     BACKEND = "cython"
 
 BACKENDS = ("cython", "python")
@@ -69,7 +71,7 @@ def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
     return codes
 
 
-def generator() -> object:
+def generator() -> Any:
     """This thread's reusable core move generator."""
     g = getattr(_local, "generator", None)
     if g is None:
@@ -85,7 +87,7 @@ def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None =
     """Turn a core return code into the exception the reference raises for the same input."""
     where = "" if row is None else f"row {row}: "
     if code == _core.BAD_DICE:
-        raise InvalidDiceError(f"{where}a die shows 1..6, got {tuple(int(d) for d in dice)!r}")
+        raise InvalidDiceError(f"{where}a die shows 1..6, got {tuple(int(d) for d in dice or ())!r}")
     if code == _core.GAME_OVER:
         raise GameOverError(f"{where}the game is over: a side has borne off all 15 checkers in {tuple(board)!r}")
     if code > 0:

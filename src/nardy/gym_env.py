@@ -68,7 +68,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         return result
 
     def _update_actions(self) -> None:
-        self.action_space.nvec[...] = self.env.counts
+        self.action_space.nvec[...] = self.env.counts  # type: ignore[attr-defined]
 
     @property
     def afterstates(self) -> npt.NDArray[np.int8]:

@@ -130,7 +130,9 @@ def _decode(text: str) -> list[list[int]]:
         raise InvalidNotationError(f"a position ID is 14 base64 characters, got {text!r}")
     key = base64.b64decode(text + "==")
     bits = [(key[i] >> j) & 1 for i in range(10) for j in range(8)]
-    sides, slots, count = [], [], 0
+    sides: list[list[int]] = []
+    slots: list[int] = []
+    count = 0
     for bit in bits:
         if len(sides) == 2:
             if bit:

@@ -295,7 +295,7 @@ class Position:
             if dst > 0:
                 board[dst] = 1 if hit else board[dst] + 1
             steps.append(Step(src, dst, hit))
-        return Move(tuple(dice), steps)
+        return Move((dice[0], dice[1]), steps)
 
     # value semantics ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

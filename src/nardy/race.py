@@ -323,7 +323,7 @@ def _home(counts: Sequence[int]) -> list[int]:
     return [int(c) for c in values]
 
 
-def _board_rows(homes: Sequence[Sequence[int]]) -> npt.NDArray[np.int8]:
+def _board_rows(homes: Sequence[Sequence[int] | npt.NDArray[Any]]) -> npt.NDArray[np.int8]:
     boards = np.zeros((len(homes), 26), np.int8)
     for i, home in enumerate(homes):
         boards[i, 1:7] = home

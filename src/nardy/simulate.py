@@ -96,10 +96,12 @@ class Simulation:
             "plies": self.plies, "white_pips": self.final_pips[:, 0], "black_pips": self.final_pips[:, 1],
         }
         if path.endswith(".npz"):
-            extra = {} if self.trace is None else {"trace": self.trace, "trace_offsets": self.trace_offsets}
-            np.savez_compressed(path, **columns, **extra)
+            arrays: dict[str, Any] = dict(columns)
+            if self.trace is not None:
+                arrays.update(trace=self.trace, trace_offsets=self.trace_offsets)
+            np.savez_compressed(path, **arrays)
         elif path.endswith(".csv"):
-            table = np.column_stack(list(columns.values()))
+            table: npt.NDArray[Any] = np.column_stack([np.asarray(c) for c in columns.values()])
             np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
         else:
             raise SimulationError(f"--out {path!r}: write .npz or .csv")
