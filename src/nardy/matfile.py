@@ -166,7 +166,6 @@ class _Reader:
     def __init__(self, rules: Rules | None) -> None:
         self.given = rules
         self.tags: dict[str, str] = {}
-        self.length: int | None = None
         self.match: Match | None = None
         self.players: tuple[str, str] | None = None
         self.number = 0  # the game being read
