@@ -11,7 +11,7 @@ import numpy as np
 from nardy.errors import InvalidPositionError
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
@@ -19,7 +19,12 @@ from nardy._board cimport (
     BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
     scan, scan_t, status_of,
 )
+from nardy._board cimport BLOCK_NONE, SHORT
 from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
+
+cdef extern from "_batch.h":
+    uint64_t nardy_six_runs(const int8_t* b) noexcept nogil
+    Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
 
 cdef enum:
     C_OK = 0
@@ -72,13 +77,18 @@ def blocks(const int8_t[:, ::1] views, tuple rules):
     """Illegal six-blocks of each row -> uint8 (n,): bit 0 the mover holds one, bit 1 the opponent."""
     cdef rules_t r = as_rules(rules)
     cdef Py_ssize_t i, n = views.shape[0]
+    if r.variant == SHORT or r.block_rule == BLOCK_NONE:
+        return np.zeros(n, np.uint8)  # every block is allowed
     out = np.empty(n, np.uint8)
     cdef uint8_t[::1] o = out
     cdef scan_t s
     with nogil:
         for i in range(n):
-            scan(&views[i, 0], &s)
-            o[i] = illegal_block_mover(&s, &views[i, 0], &r) | (illegal_block_opponent(&s, &views[i, 0], &r) << 1)
+            if nardy_six_runs(&views[i, 0]):  # rare: a side holds six in a row; the rules decide
+                scan(&views[i, 0], &s)
+                o[i] = illegal_block_mover(&s, &views[i, 0], &r) | (illegal_block_opponent(&s, &views[i, 0], &r) << 1)
+            else:
+                o[i] = 0
     return out
 
 
@@ -87,8 +97,10 @@ def pips(const int8_t[:, ::1] views, int variant):
     cdef Py_ssize_t i, n = views.shape[0]
     out = np.empty((n, 2), np.int32)
     cdef int32_t[:, ::1] o = out
+    if n == 0:
+        return out
     with nogil:
-        for i in range(n):
+        for i in range(nardy_pips_rows(&views[0, 0], n, variant, &o[0, 0]), n):  # SIMD, then the rest
             c_pips(&views[i, 0], variant, &o[i, 0])
     return out
 
