@@ -81,8 +81,15 @@ def crowded_rows(seed: int, n: int) -> np.ndarray:
     return rows
 
 
+@pytest.fixture(params=[True, False], ids=["avx2", "no-avx2"])
+def avx2(request):
+    """The batch kernels with AVX2 (where the CPU has it) and without (SSE2 and scalar paths)."""
+    yield engine._core.use_avx2(request.param)
+    engine._core.use_avx2(True)
+
+
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
-def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules):
+def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
     """The batch pips and six-block checks (SIMD several rows at a time, a scalar tail) against
     the reference, for every batch length up to 9 and a long one, and pips of rows with
     wrong-signed bars too."""

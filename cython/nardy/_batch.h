@@ -2,7 +2,7 @@
  *
  * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and an AVX2 pip counter chosen at
  * run time (__builtin_cpu_supports), never by build flags; other targets get nothing here
- * (nardy_pips_rows does no rows, nardy_six_runs always answers "maybe") and _core.pyx falls back
+ * (nardy_pips_rows does no rows, nardy_clear_blockless clears none) and _core.pyx falls back
  * to the scalar helpers of _board.pxd, which stay the definition of every result.
  */
 #ifndef NARDY_BATCH_H
@@ -14,29 +14,88 @@
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
 #define NARDY_X86 1
 #include <immintrin.h>
+
+static int nardy_avx2_on = -1;  /* -1: not asked yet */
+
+/* Are the AVX2 kernels used? */
+static inline int nardy_avx2(void) {
+    if (nardy_avx2_on < 0)
+        nardy_avx2_on = __builtin_cpu_supports("avx2") != 0;
+    return nardy_avx2_on;
+}
 #endif
 
-/* Zero only if neither side has six consecutive occupied points (the mover's counted from the
- * opponent's point 1, as _board.pxd's illegal_block_mover sees them): then neither holds any
- * six-block, legal or not. Nonzero means "look closer" (the scalar rules decide). */
-static inline uint64_t nardy_six_runs(const int8_t *b) {
+/* Use the AVX2 kernels if `on` and the CPU has AVX2 (tests turn them off to reach the others). */
+static inline int nardy_use_avx2(int on) {
 #ifdef NARDY_X86
-    const __m128i zero = _mm_setzero_si128();
-    __m128i lo = _mm_loadu_si128((const __m128i *)b);         /* entries 0..15 */
-    __m128i hi = _mm_loadu_si128((const __m128i *)(b + 10));  /* entries 10..25 */
-    uint64_t mine = (uint32_t)(_mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero))
-                               | _mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero)) << 10);
-    uint64_t theirs = (uint32_t)(_mm_movemask_epi8(lo) | _mm_movemask_epi8(hi) << 10);
-    mine = (mine >> 1) & 0xFFFFFF;      /* bit p-1: point p */
-    theirs = (theirs >> 1) & 0xFFFFFF;
-    /* the mover's points in the opponent's numbers (rotate12), beside the opponent's in bits 32.. */
-    uint64_t w = (((mine << 12) | (mine >> 12)) & 0xFFFFFF) | theirs << 32;
+    nardy_avx2_on = on && __builtin_cpu_supports("avx2");
+    return nardy_avx2_on;
+#else
+    (void)on;
+    return 0;
+#endif
+}
+
+#ifdef NARDY_X86
+/* Nonzero if a side has six consecutive occupied points, the mover's counted round the board's
+ * end (24, 1, ...). Bit i of `mine` / `theirs`: entry i (point i; 25 the mover's bar, 0 the
+ * opponent's) holds the mover's / the opponent's checkers. Zero means neither side holds any
+ * six-block, legal or not; nonzero means "look closer" (the bars or a run that is no block may
+ * also set it). */
+static inline uint64_t nardy_six_runs(uint64_t mine, uint64_t theirs) {
+    /* theirs in bits 0..25; the mover's in bits 32..57 and again from bit 56, so that points
+     * 20..24 run on into 1..5 (bits 26..31 stay clear: no run crosses from one side to the other) */
+    uint64_t w = theirs | mine << 32 | mine << 56;
     w &= w >> 1;
     w &= w >> 2;
-    return w & (w >> 2);  /* runs6 of both words at once: bits 24..31 are clear, nothing crosses */
+    return w & (w >> 2);  /* bit q: bits q..q+5 all set (runs6 of _board.pxd) */
+}
+
+/* nardy_clear_blockless one row at a time: two 16-byte reads, entries 0..15 and 10..25. */
+static inline ptrdiff_t nardy_clear_sse2(const int8_t *b, ptrdiff_t i, ptrdiff_t n, uint8_t *out) {
+    const __m128i zero = _mm_setzero_si128();
+    for (; i < n; i++) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(b + 26 * i));
+        __m128i hi = _mm_loadu_si128((const __m128i *)(b + 26 * i + 10));
+        uint32_t mine = _mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero)) | _mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero)) << 10;
+        uint32_t theirs = _mm_movemask_epi8(lo) | _mm_movemask_epi8(hi) << 10;
+        if (nardy_six_runs(mine, theirs))
+            return i;
+        out[i] = 0;
+    }
+    return i;
+}
+
+/* nardy_clear_blockless one 32-byte read a row; it reads 6 bytes into the next row, so it stops
+ * before the last. */
+__attribute__((target("avx2")))
+static ptrdiff_t nardy_clear_avx2(const int8_t *b, ptrdiff_t i, ptrdiff_t n, uint8_t *out) {
+    const __m256i zero = _mm256_setzero_si256();
+    for (; i + 1 < n; i++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(b + 26 * i));
+        uint32_t mine = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(x, zero)) & 0x3FFFFFF;
+        uint32_t theirs = (uint32_t)_mm256_movemask_epi8(x) & 0x3FFFFFF;
+        if (nardy_six_runs(mine, theirs))
+            return i;
+        out[i] = 0;
+    }
+    return i;
+}
+#endif
+
+/* From row i of b (26 int8 each) on, out[row] = 0 for every row in which neither side holds a
+ * six-block, up to the first row that needs a closer look (returned; n when there is none). */
+static inline ptrdiff_t nardy_clear_blockless(const int8_t *b, ptrdiff_t i, ptrdiff_t n, uint8_t *out) {
+#ifdef NARDY_X86
+    if (nardy_avx2()) {
+        i = nardy_clear_avx2(b, i, n, out);
+        if (i < n - 1)
+            return i;
+    }
+    return nardy_clear_sse2(b, i, n, out);
 #else
-    (void)b;
-    return 1;
+    (void)b; (void)n; (void)out;
+    return i;  /* every row is looked at closely */
 #endif
 }
 
@@ -87,7 +146,7 @@ static ptrdiff_t nardy_pips_avx2(const int8_t *b, ptrdiff_t n, int variant, int3
 /* The rows of b (from the first) whose pip counts a SIMD path wrote into out. */
 static inline ptrdiff_t nardy_pips_rows(const int8_t *b, ptrdiff_t n, int variant, int32_t *out) {
 #ifdef NARDY_X86
-    if (__builtin_cpu_supports("avx2"))
+    if (nardy_avx2())
         return nardy_pips_avx2(b, n, variant, out);
 #endif
     (void)b; (void)n; (void)variant; (void)out;

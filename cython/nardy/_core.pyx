@@ -11,7 +11,7 @@ import numpy as np
 from nardy.errors import InvalidPositionError
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
@@ -23,8 +23,9 @@ from nardy._board cimport BLOCK_NONE, SHORT
 from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
 
 cdef extern from "_batch.h":
-    uint64_t nardy_six_runs(const int8_t* b) noexcept nogil
+    Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
     Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
+    int nardy_use_avx2(int on) noexcept nogil
 
 cdef enum:
     C_OK = 0
@@ -82,13 +83,16 @@ def blocks(const int8_t[:, ::1] views, tuple rules):
     out = np.empty(n, np.uint8)
     cdef uint8_t[::1] o = out
     cdef scan_t s
+    cdef const int8_t* b
+    if n == 0:
+        return out
     with nogil:
-        for i in range(n):
-            if nardy_six_runs(&views[i, 0]):  # rare: a side holds six in a row; the rules decide
-                scan(&views[i, 0], &s)
-                o[i] = illegal_block_mover(&s, &views[i, 0], &r) | (illegal_block_opponent(&s, &views[i, 0], &r) << 1)
-            else:
-                o[i] = 0
+        i = nardy_clear_blockless(&views[0, 0], 0, n, &o[0])  # SIMD: zero up to a row with six in a row
+        while i < n:  # rare: the rules decide
+            b = &views[i, 0]
+            scan(b, &s)
+            o[i] = illegal_block_mover(&s, b, &r) | (illegal_block_opponent(&s, b, &r) << 1)
+            i = nardy_clear_blockless(&views[0, 0], i + 1, n, &o[0])
     return out
 
 
@@ -103,6 +107,12 @@ def pips(const int8_t[:, ::1] views, int variant):
         for i in range(nardy_pips_rows(&views[0, 0], n, variant, &o[0, 0]), n):  # SIMD, then the rest
             c_pips(&views[i, 0], variant, &o[i, 0])
     return out
+
+
+def use_avx2(bint on):
+    """Use the AVX2 batch kernels if `on` and the CPU has AVX2 (the default); returns whether they
+    are used. Tests turn them off to check the SSE2 and scalar paths on any machine."""
+    return bool(nardy_use_avx2(on))
 
 
 def flip(const int8_t[:, ::1] views, int variant):
