@@ -1,7 +1,7 @@
 /* SIMD helpers of the batch entry points in _core.pyx (pips, blocks): one row per vector.
  *
- * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and an AVX2 pip counter chosen at
- * run time (__builtin_cpu_supports), never by build flags; other targets get nothing here
+ * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and AVX2 versions chosen at run
+ * time (__builtin_cpu_supports), never by build flags; other targets get nothing here
  * (nardy_pips_rows does no rows, nardy_clear_blockless clears none) and _core.pyx falls back
  * to the scalar helpers of _board.pxd, which stay the definition of every result.
  */
@@ -100,9 +100,9 @@ static inline ptrdiff_t nardy_clear_blockless(const int8_t *b, ptrdiff_t i, ptrd
 }
 
 #ifdef NARDY_X86
-/* Pip counts of rows [0, count) of b (26 int8 each) into out (2 int32 each), two rows per step:
+/* Pip counts of the rows of b (26 int8 each) into out (2 int32 each), two rows per step:
  * each row is one 32-byte vector whose entries are weighted by their point numbers. Returns the
- * rows done, always fewer than n (a vector reads 6 bytes past its row, so the last row is left). */
+ * rows done: never the last (a vector reads 6 bytes past its row). */
 __attribute__((target("avx2")))
 static ptrdiff_t nardy_pips_avx2(const int8_t *b, ptrdiff_t n, int variant, int32_t *out) {
     /* mover: max(x, 0) on the points, x itself on its bar (entry 25), weighted 1..25 */
@@ -143,14 +143,52 @@ static ptrdiff_t nardy_pips_avx2(const int8_t *b, ptrdiff_t n, int variant, int3
 }
 #endif
 
+#ifdef NARDY_X86
+/* nardy_pips_rows from row i on, one row at a time with SSE2: two 16-byte reads (entries 0..15
+ * and 10..25), each split into the mover's checkers max(x, 0) and the opponent's max(-x, 0),
+ * widened to 16 bits and dotted with the points' numbers; the bars are added on their own. */
+static inline ptrdiff_t nardy_pips_sse2(const int8_t *b, ptrdiff_t i, ptrdiff_t n, int variant, int32_t *out) {
+    const __m128i zero = _mm_setzero_si128();
+    /* weights of entries 0..7, 8..15 (first read), 10..17, 18..25 (second read: 10..15 done) */
+    const __m128i m0 = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), m1 = _mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i m2 = _mm_setr_epi16(0, 0, 0, 0, 0, 0, 16, 17), m3 = _mm_setr_epi16(18, 19, 20, 21, 22, 23, 24, 0);
+    __m128i o0, o1, o2, o3;  /* the opponent's numbers of the same entries */
+    if (variant == 0) {
+        o0 = _mm_setr_epi16(0, 13, 14, 15, 16, 17, 18, 19), o1 = _mm_setr_epi16(20, 21, 22, 23, 24, 1, 2, 3);
+        o2 = _mm_setr_epi16(0, 0, 0, 0, 0, 0, 4, 5), o3 = _mm_setr_epi16(6, 7, 8, 9, 10, 11, 12, 0);
+    } else {
+        o0 = _mm_setr_epi16(0, 24, 23, 22, 21, 20, 19, 18), o1 = _mm_setr_epi16(17, 16, 15, 14, 13, 12, 11, 10);
+        o2 = _mm_setr_epi16(0, 0, 0, 0, 0, 0, 9, 8), o3 = _mm_setr_epi16(7, 6, 5, 4, 3, 2, 1, 0);
+    }
+    for (; i < n; i++) {
+        const int8_t *row = b + 26 * i;
+        __m128i x = _mm_loadu_si128((const __m128i *)row), y = _mm_loadu_si128((const __m128i *)(row + 10));
+        __m128i px = _mm_and_si128(x, _mm_cmpgt_epi8(x, zero)), nx = _mm_sub_epi8(px, x);
+        __m128i py = _mm_and_si128(y, _mm_cmpgt_epi8(y, zero)), ny = _mm_sub_epi8(py, y);
+        __m128i mine = _mm_add_epi32(
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(px, zero), m0), _mm_madd_epi16(_mm_unpackhi_epi8(px, zero), m1)),
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(py, zero), m2), _mm_madd_epi16(_mm_unpackhi_epi8(py, zero), m3)));
+        __m128i theirs = _mm_add_epi32(
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(nx, zero), o0), _mm_madd_epi16(_mm_unpackhi_epi8(nx, zero), o1)),
+            _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ny, zero), o2), _mm_madd_epi16(_mm_unpackhi_epi8(ny, zero), o3)));
+        __m128i t = _mm_add_epi32(_mm_unpacklo_epi32(mine, theirs), _mm_unpackhi_epi32(mine, theirs));
+        t = _mm_add_epi32(t, _mm_unpackhi_epi64(t, t));  /* low half: [mover, opponent] */
+        t = _mm_add_epi32(t, _mm_setr_epi32(25 * row[25], -25 * row[0], 0, 0));
+        _mm_storel_epi64((__m128i *)(out + 2 * i), t);
+    }
+    return i;
+}
+#endif
+
 /* The rows of b (from the first) whose pip counts a SIMD path wrote into out. */
 static inline ptrdiff_t nardy_pips_rows(const int8_t *b, ptrdiff_t n, int variant, int32_t *out) {
 #ifdef NARDY_X86
-    if (nardy_avx2())
-        return nardy_pips_avx2(b, n, variant, out);
-#endif
+    ptrdiff_t i = nardy_avx2() ? nardy_pips_avx2(b, n, variant, out) : 0;
+    return nardy_pips_sse2(b, i, n, variant, out);
+#else
     (void)b; (void)n; (void)variant; (void)out;
     return 0;
+#endif
 }
 
 #endif
