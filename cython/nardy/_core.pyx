@@ -16,10 +16,9 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
-    BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
-    scan, scan_t, status_of,
+    BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips,
+    rules_t, scan, scan_t, status_of,
 )
-from nardy._board cimport BLOCK_NONE, SHORT
 from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
 
 cdef extern from "_batch.h":
