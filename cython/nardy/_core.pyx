@@ -16,10 +16,15 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
-    BAR, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips, rules_t,
-    scan, scan_t, status_of,
+    BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips,
+    rules_t, scan, scan_t, status_of,
 )
 from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
+
+cdef extern from "_batch.h":
+    Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
+    Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
+    int nardy_use_avx2(int on) noexcept nogil
 
 cdef enum:
     C_OK = 0
@@ -72,13 +77,21 @@ def blocks(const int8_t[:, ::1] views, tuple rules):
     """Illegal six-blocks of each row -> uint8 (n,): bit 0 the mover holds one, bit 1 the opponent."""
     cdef rules_t r = as_rules(rules)
     cdef Py_ssize_t i, n = views.shape[0]
+    if r.variant == SHORT or r.block_rule == BLOCK_NONE:
+        return np.zeros(n, np.uint8)  # every block is allowed
     out = np.empty(n, np.uint8)
     cdef uint8_t[::1] o = out
     cdef scan_t s
+    cdef const int8_t* b
+    if n == 0:
+        return out
     with nogil:
-        for i in range(n):
-            scan(&views[i, 0], &s)
-            o[i] = illegal_block_mover(&s, &views[i, 0], &r) | (illegal_block_opponent(&s, &views[i, 0], &r) << 1)
+        i = nardy_clear_blockless(&views[0, 0], 0, n, &o[0])  # SIMD: zero up to a row with six in a row
+        while i < n:  # rare: the rules decide
+            b = &views[i, 0]
+            scan(b, &s)
+            o[i] = illegal_block_mover(&s, b, &r) | (illegal_block_opponent(&s, b, &r) << 1)
+            i = nardy_clear_blockless(&views[0, 0], i + 1, n, &o[0])
     return out
 
 
@@ -87,10 +100,18 @@ def pips(const int8_t[:, ::1] views, int variant):
     cdef Py_ssize_t i, n = views.shape[0]
     out = np.empty((n, 2), np.int32)
     cdef int32_t[:, ::1] o = out
+    if n == 0:
+        return out
     with nogil:
-        for i in range(n):
+        for i in range(nardy_pips_rows(&views[0, 0], n, variant, &o[0, 0]), n):  # SIMD, then the rest
             c_pips(&views[i, 0], variant, &o[i, 0])
     return out
+
+
+def use_avx2(bint on):
+    """Use the AVX2 batch kernels if `on` and the CPU has AVX2 (the default); returns whether they
+    are used. Tests turn them off to check the SSE2 and scalar paths on any machine."""
+    return bool(nardy_use_avx2(on))
 
 
 def flip(const int8_t[:, ::1] views, int variant):
