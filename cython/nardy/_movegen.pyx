@@ -157,7 +157,7 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
     return 0
 
 
-cdef int record_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
+cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
     """Record, as a candidate reached in `depth` steps, the current board with one more step
     src -> dst (0 = off) that `sources` allowed, made on the stored copy only (g.b stays);
     only for walks without de-duplication or sequences. -1 when full."""
