@@ -198,6 +198,15 @@ cdef inline uint32_t mover_after(const gen_t* g, int src, int dst) noexcept nogi
     return mover
 
 
+cdef inline bint last_blocked(const gen_t* g, int src, int dst) noexcept nogil:
+    """Would a last step src -> dst (0 = off) leave an illegal six-block? With block_timing
+    "step" the board before it had none (else the walk had stopped), so only a newly held point
+    can make one."""
+    if g.step_check:
+        return dst >= 1 and g.b[dst] <= 0 and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
+    return g.end_check and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
+
+
 cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
     """Bits p-1 of the points a checker may leave with die d (bit 24 = the bar)."""
     cdef uint32_t srcs
@@ -333,8 +342,7 @@ cdef int walk_double(gen_t* g, int depth, int max_src) noexcept nogil:
             srcs &= ~(<uint32_t>1 << (src - 1))
             if depth == 3:  # the last step, made on the result's copy only
                 dst = src - d if src > d else 0
-                six = (g.step_check or g.end_check) and (
-                    runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
+                six = last_blocked(g, src, dst)
                 if six and g.step_check:
                     return -3
                 r = -1 if six else (4 if record_step(g, 4, src, dst) == 0 else -2)
@@ -384,6 +392,9 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                 below = -1
                 if g.on_board > 0:
                     second = sources(g, lo if order == 0 else hi)
+                    if order == 1 and second & g.played[f]:  # two checkers, recorded already
+                        below = 2
+                        second &= ~g.played[f]
                     while second:
                         if order == 0:  # x/hi then y/lo
                             x = f
@@ -397,13 +408,12 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                             second &= ~(<uint32_t>1 << (x - 1))
                             s = y if x == y - lo else (x if x - hi == y else 0)
                             via = (VIA_HIT_LO if u1.hit else VIA_QUIET) if x == y - lo else VIA_QUIET
-                        if (s and g.chained[s] & via) or (not s and (g.played[x] >> (y - 1)) & 1):
+                        if s and g.chained[s] & via:
                             below = 2  # recorded already: the same play
                             continue
                         src2 = y if order == 0 else x  # the last step, made on the result's copy only
                         dst2 = src2 - (lo if order == 0 else hi)  # >= 1: no bearing off here
-                        six = (g.step_check or g.end_check) and (
-                            runs6(rotate12(mover_after(g, src2, dst2))) & g.forbidden) != 0
+                        six = last_blocked(g, src2, dst2)
                         if not (six and g.step_check):
                             if not six and record_step(g, 2, src2, dst2) < 0:
                                 undo_step(g, &u1)
@@ -413,7 +423,7 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                                 if s:
                                     g.chained[s] |= via
                                 else:
-                                    g.played[x] |= <uint32_t>1 << (y - 1)
+                                    g.played[y] |= <uint32_t>1 << (x - 1)
                 r = candidate(g, 1, below)
                 if r == -2:
                     undo_step(g, &u1)
@@ -448,11 +458,17 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     Results are g.out[0:n] with representatives g.moves[0:n]; a roll that cannot be played
     gives one result, the board itself, with an empty move.
     """
-    cdef int p, k, found
     cdef scan_t s
+    scan(b, &s)
+    return gen_moves_scanned(g, b, &s, d1, d2)
+
+
+cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* sc, int d1, int d2) noexcept nogil:
+    """gen_moves with the board's scan at hand (as `scan` or `status_of` filled it)."""
+    cdef int p, k, found
+    cdef scan_t s = sc[0]
     cdef bint blocks = g.rules.variant == LONG and g.rules.block_rule != BLOCK_NONE
     memcpy(g.b, b, VIEW)
-    scan(b, &s)
     g.overflow = 0
     g.best = 0
     clear_results(g)
