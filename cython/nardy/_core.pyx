@@ -11,6 +11,7 @@ import numpy as np
 from nardy.errors import InvalidPositionError
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
@@ -259,11 +260,8 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
             return code, bad, None, None, None
         if i < 0:
             raise MemoryError()
-        children = np.empty((total, VIEW), np.int8)
-        move_array = np.empty((total, MOVE_BYTES), np.int8)
-        if total:
-            memcpy(_data(children), out, total * VIEW)
-            memcpy(_data(move_array), moves, total * MOVE_BYTES)
+        children = _owning(&out, total, VIEW)
+        move_array = _owning(&moves, total, MOVE_BYTES)
     finally:
         gen_free(&g)
         free(out)
@@ -271,9 +269,20 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     return OK, -1, children, offsets, move_array
 
 
-cdef void* _data(object array) except NULL:
-    cdef int8_t[:, ::1] view = array
-    return &view[0, 0]
+cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
+    """An int8 (rows, width) array over the malloc'ed buffer *data, which it takes over (*data = NULL)."""
+    cdef cvarray wrapper
+    cdef void* shrunk
+    if rows == 0:
+        return np.empty((0, width), np.int8)
+    shrunk = realloc(data[0], rows * width)
+    if shrunk != NULL:
+        data[0] = <int8_t*>shrunk
+    wrapper = cvarray(shape=(rows, width), itemsize=1, format="b", mode="c", allocate_buffer=False)
+    wrapper.data = <char*>data[0]
+    wrapper.callback_free_data = free
+    data[0] = NULL
+    return np.asarray(wrapper)
 
 
 def perft(bytes board, int depth, tuple rules):
