@@ -162,6 +162,7 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
     src -> dst (0 = off) that `sources` allowed, made on the stored copy only (g.b stays);
     only for walks without de-duplication or sequences. -1 when full."""
     cdef int8_t* o
+    cdef int hit
     if depth < g.best:
         return 0
     if depth > g.best:
@@ -175,11 +176,9 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
         memcpy(o, g.b, VIEW)
         o[src] -= 1
         if dst >= 1:
-            if o[dst] == -1:  # a hit
-                o[dst] = 1
-                o[0] -= 1
-            else:
-                o[dst] += 1
+            hit = o[dst] == -1  # a blot hit: -1 becomes 1
+            o[dst] += 1 + hit
+            o[0] -= hit
         g.path[2 * depth - 2] = src
         g.path[2 * depth - 1] = dst
         put_move(g.moves + g.n * MOVE_BYTES, g.path, depth)
@@ -190,21 +189,12 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
 
 cdef inline uint32_t mover_after(const gen_t* g, int src, int dst) noexcept nogil:
     """The mover's occupancy after a step src -> dst (0 = off) from the current board."""
-    cdef uint32_t mover = g.mover
-    if src <= 24 and g.b[src] == 1:
-        mover &= ~(<uint32_t>1 << (src - 1))
-    if dst >= 1:
-        mover |= <uint32_t>1 << (dst - 1)
-    return mover
+    return (g.mover & ~(<uint32_t>(g.b[src] == 1) << (src - 1))) | ((<uint32_t>1 << dst) >> 1)
 
 
 cdef inline bint last_blocked(const gen_t* g, int src, int dst) noexcept nogil:
-    """Would a last step src -> dst (0 = off) leave an illegal six-block? With block_timing
-    "step" the board before it had none (else the walk had stopped), so only a newly held point
-    can make one."""
-    if g.step_check:
-        return dst >= 1 and g.b[dst] <= 0 and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
-    return g.end_check and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
+    """Would a last step src -> dst (0 = off) leave an illegal six-block?"""
+    return (g.step_check or g.end_check) and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
 
 
 cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
@@ -235,17 +225,13 @@ cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcep
     u.src = src
     u.hit = False
     g.b[src] -= 1
-    if src <= 24 and g.b[src] == 0:
-        g.mover &= ~(<uint32_t>1 << (src - 1))
+    g.mover &= ~(<uint32_t>(g.b[src] == 0) << (src - 1))  # the bar's bit 24 is never in `mover`
     if dst >= 1:
-        if g.b[dst] == -1:
-            u.hit = True
-            g.b[dst] = 0
-            g.b[0] -= 1
-        g.b[dst] += 1
+        u.hit = g.b[dst] == -1  # a blot hit: -1 becomes 1
+        g.b[dst] += 1 + u.hit
+        g.b[0] -= u.hit
         g.mover |= <uint32_t>1 << (dst - 1)
-        if src >= 7 and dst <= 6:
-            g.outside -= 1
+        g.outside -= (src >= 7) & (dst <= 6)
     else:
         dst = 0
         g.on_board -= 1
@@ -260,10 +246,8 @@ cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:
     if u.src == HEAD and g.rules.variant == LONG:
         g.heads -= 1
     if u.dst >= 1:
-        g.b[u.dst] -= 1
-        if u.hit:
-            g.b[u.dst] = -1
-            g.b[0] += 1
+        g.b[u.dst] -= 1 + u.hit
+        g.b[0] += u.hit
     g.b[u.src] += 1
     g.mover = u.mover
     g.outside = u.outside
@@ -392,8 +376,8 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                 below = -1
                 if g.on_board > 0:
                     second = sources(g, lo if order == 0 else hi)
-                    if order == 1 and second & g.played[f]:  # two checkers, recorded already
-                        below = 2
+                    if order == 1:  # two checkers, recorded already
+                        below = 2 if second & g.played[f] else below
                         second &= ~g.played[f]
                     while second:
                         if order == 0:  # x/hi then y/lo
@@ -420,10 +404,8 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                                 return -2
                             if g.best == 2:
                                 below = 2
-                                if s:
-                                    g.chained[s] |= via
-                                else:
-                                    g.played[y] |= <uint32_t>1 << (x - 1)
+                                g.chained[s] |= via  # chained[0] is never read
+                                g.played[y] |= <uint32_t>(s == 0) << (x - 1)
                 r = candidate(g, 1, below)
                 if r == -2:
                     undo_step(g, &u1)
