@@ -11,6 +11,7 @@ import numpy as np
 from nardy.errors import InvalidPositionError
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
@@ -19,7 +20,9 @@ from nardy._board cimport (
     BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips,
     rules_t, scan, scan_t, status_of,
 )
-from nardy._movegen cimport MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_t, perft as c_perft
+from nardy._movegen cimport (
+    MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t, perft as c_perft,
+)
 
 cdef extern from "_batch.h":
     Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
@@ -52,12 +55,24 @@ cdef inline int check(const int8_t* b, const rules_t* r, bint last_roll=False) n
     """0 for a playable board, its status flags if invalid, GAME_OVER if a side has finished
     (with `last_roll`, only if the mover has: the opponent may have just borne off its last)."""
     cdef scan_t s
-    cdef uint32_t flags = status_of(b, r, &s)
+    return check_scan(b, r, &s, last_roll)
+
+
+cdef inline int check_scan(const int8_t* b, const rules_t* r, scan_t* s, bint last_roll) noexcept nogil:
+    """`check`, filling `s` with the board's scan."""
+    cdef uint32_t flags = status_of(b, r, s)
     if flags:
         return <int>flags
     if s.n_mine + b[BAR] == 0 or (s.n_theirs - b[0] == 0 and not last_roll):
         return C_GAME_OVER
     return C_OK
+
+
+cdef inline int check_row(const int8_t* b, const int8_t* roll, const rules_t* r, scan_t* s) noexcept nogil:
+    """`check` of one row of `generate`, BAD_DICE first."""
+    if not (1 <= roll[0] <= 6 and 1 <= roll[1] <= 6):
+        return C_BAD_DICE
+    return check_scan(b, r, s, False)
 
 
 def status(const int8_t[:, ::1] views, tuple rules):
@@ -208,35 +223,29 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags).
     """
     cdef rules_t r = as_rules(rules)
-    cdef Py_ssize_t i, n = views.shape[0]
+    cdef Py_ssize_t i = 0, n = views.shape[0]
     cdef int code = C_OK, got, per_row = 1024
     cdef Py_ssize_t bad = -1, total = 0, capacity = 0
     cdef int8_t* out = NULL
     cdef int8_t* moves = NULL
+    cdef int8_t* own_out
+    cdef int8_t* own_moves
     cdef void* grown
+    cdef scan_t s
     cdef gen_t g
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
         raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
     offsets = np.empty(n + 1, np.int64)
     cdef int64_t[::1] off = offsets
-    with nogil:
-        for i in range(n):
-            if not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
-                code = C_BAD_DICE
-            else:
-                code = check(&views[i, 0], &r)
-            if code != C_OK:
-                bad = i
-                break
-    if code != C_OK:
-        return code, bad, None, None, None
-    if gen_init(&g, &r, per_row) < 0:
-        raise MemoryError()
+    cdef bint ready = gen_init(&g, &r, per_row) == 0
     try:
         with nogil:
             off[0] = 0
-            i = 0
-            while i < n:
+            while ready and i < n:  # each row checked, then generated straight into the output
+                code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
+                if code != C_OK:
+                    bad = i
+                    break
                 if capacity - total < per_row:
                     capacity = 2 * capacity + 16 * per_row
                     grown = realloc(out, capacity * VIEW)
@@ -247,24 +256,33 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
                     if grown == NULL:
                         break
                     moves = <int8_t*>grown
-                got = gen_moves(&g, &views[i, 0], rolls[i, 0], rolls[i, 1])
+                own_out, own_moves = g.out, g.moves
+                g.out, g.moves = out + total * VIEW, moves + total * MOVE_BYTES  # room for g.cap results
+                got = gen_moves_scanned(&g, &views[i, 0], &s, rolls[i, 0], rolls[i, 1])
+                g.out, g.moves = own_out, own_moves
                 if got < 0:  # more results than per_row: a larger generator, same row
                     if gen_grow(&g) < 0:
+                        ready = False
                         break
                     per_row = g.cap
                     continue
-                memcpy(out + total * VIEW, g.out, got * VIEW)
-                memcpy(moves + total * MOVE_BYTES, g.moves, got * MOVE_BYTES)
                 total += got
                 off[i + 1] = total
                 i += 1
-        if i < n:
+            if code == C_OK and i < n:  # out of memory: a bad row further on is still reported
+                while i < n:
+                    code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
+                    if code != C_OK:
+                        bad = i
+                        break
+                    i += 1
+                i = -1
+        if code != C_OK:
+            return code, bad, None, None, None
+        if i < 0:
             raise MemoryError()
-        children = np.empty((total, VIEW), np.int8)
-        move_array = np.empty((total, MOVE_BYTES), np.int8)
-        if total:
-            memcpy(_data(children), out, total * VIEW)
-            memcpy(_data(move_array), moves, total * MOVE_BYTES)
+        children = _owning(&out, total, VIEW)
+        move_array = _owning(&moves, total, MOVE_BYTES)
     finally:
         gen_free(&g)
         free(out)
@@ -272,9 +290,20 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     return OK, -1, children, offsets, move_array
 
 
-cdef void* _data(object array) except NULL:
-    cdef int8_t[:, ::1] view = array
-    return &view[0, 0]
+cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
+    """An int8 (rows, width) array over the malloc'ed buffer *data, which it takes over (*data = NULL)."""
+    cdef cvarray wrapper
+    cdef void* shrunk
+    if rows == 0:
+        return np.empty((0, width), np.int8)
+    shrunk = realloc(data[0], rows * width)
+    if shrunk != NULL:
+        data[0] = <int8_t*>shrunk
+    wrapper = cvarray(shape=(rows, width), itemsize=1, format="b", mode="c", allocate_buffer=False)
+    wrapper.data = <char*>data[0]
+    wrapper.callback_free_data = free
+    data[0] = NULL
+    return np.asarray(wrapper)
 
 
 def perft(bytes board, int depth, tuple rules):

@@ -3,7 +3,7 @@
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
-from nardy._board cimport rules_t
+from nardy._board cimport rules_t, scan_t
 
 cdef enum:
     MOVE_BYTES = 8      # a step sequence: up to four (from, to) pairs, -1 padded; 25 = bar, 0 = off
@@ -29,7 +29,7 @@ cdef struct gen_t:
     int heads             # checkers taken from the head so far
     int first_die         # die of the first step (larger-die rule)
     int8_t path[8]        # (from, to) of the steps so far
-    uint32_t played[26]   # non-doubles: bit y-1 of played[x] = "x/hi and y/lo" (two checkers) recorded
+    uint32_t played[26]   # non-doubles: bit x-1 of played[y] = "x/hi and y/lo" (two checkers) recorded
     uint8_t chained[26]   # non-doubles: one checker from s by both dice recorded, per intermediate hit (bits)
     # results: at most `cap`; each reached by `best` steps
     int best
@@ -64,4 +64,5 @@ cdef int gen_init(gen_t* g, const rules_t* rules, int cap) noexcept nogil
 cdef void gen_free(gen_t* g) noexcept nogil
 cdef int gen_grow(gen_t* g) noexcept nogil
 cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil
+cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* s, int d1, int d2) noexcept nogil
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil

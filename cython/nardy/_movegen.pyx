@@ -106,9 +106,18 @@ cdef inline void clear_results(gen_t* g) noexcept nogil:
         g.stamp = 1
 
 
+cdef inline void put_move(int8_t* out, const int8_t* path, int depth) noexcept nogil:
+    """The first `depth` steps of `path`, -1 padded to MOVE_BYTES."""
+    cdef uint64_t w
+    memcpy(&w, path, MOVE_BYTES)
+    if depth < 4:
+        w |= ~<uint64_t>0 << (16 * depth)
+    memcpy(out, &w, MOVE_BYTES)
+
+
 cdef int record(gen_t* g, int depth) noexcept nogil:
     """Record the current board as a candidate reached in `depth` steps; -1 when full."""
-    cdef int idx = -1, k
+    cdef int idx = -1
     cdef uint32_t slot = 0
     cdef uint8_t with_larger = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
     if depth < g.best:
@@ -132,9 +141,7 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
         g.n += 1
         if g.store or g.dedupe:  # de-duplication compares stored boards
             memcpy(g.out + idx * VIEW, g.b, VIEW)
-            memcpy(g.moves + idx * MOVE_BYTES, g.path, MOVE_BYTES)
-            for k in range(2 * depth, MOVE_BYTES):
-                g.moves[idx * MOVE_BYTES + k] = -1
+            put_move(g.moves + idx * MOVE_BYTES, g.path, depth)
         g.larger[idx] = with_larger
         if g.dedupe:
             g.stamps[slot] = g.stamp
@@ -143,13 +150,51 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
         if g.nseq >= g.seq_cap:
             g.overflow = 1
             return -1
-        memcpy(g.seqs + g.nseq * MOVE_BYTES, g.path, MOVE_BYTES)
-        for k in range(2 * depth, MOVE_BYTES):
-            g.seqs[g.nseq * MOVE_BYTES + k] = -1
+        put_move(g.seqs + g.nseq * MOVE_BYTES, g.path, depth)
         g.seq_result[g.nseq] = idx
         g.seq_larger[g.nseq] = with_larger
         g.nseq += 1
     return 0
+
+
+cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
+    """Record, as a candidate reached in `depth` steps, the current board with one more step
+    src -> dst (0 = off) that `sources` allowed, made on the stored copy only (g.b stays);
+    only for walks without de-duplication or sequences. -1 when full."""
+    cdef int8_t* o
+    cdef int hit
+    if depth < g.best:
+        return 0
+    if depth > g.best:
+        g.best = depth
+        clear_results(g)
+    if g.n >= g.cap:
+        g.overflow = 1
+        return -1
+    if g.store:
+        o = g.out + g.n * VIEW
+        memcpy(o, g.b, VIEW)
+        o[src] -= 1
+        if dst >= 1:
+            hit = o[dst] == -1  # a blot hit: -1 becomes 1
+            o[dst] += 1 + hit
+            o[0] -= hit
+        g.path[2 * depth - 2] = src
+        g.path[2 * depth - 1] = dst
+        put_move(g.moves + g.n * MOVE_BYTES, g.path, depth)
+    g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
+    g.n += 1
+    return 0
+
+
+cdef inline uint32_t mover_after(const gen_t* g, int src, int dst) noexcept nogil:
+    """The mover's occupancy after a step src -> dst (0 = off) from the current board."""
+    return (g.mover & ~(<uint32_t>(g.b[src] == 1) << (src - 1))) | ((<uint32_t>1 << dst) >> 1)
+
+
+cdef inline bint last_blocked(const gen_t* g, int src, int dst) noexcept nogil:
+    """Would a last step src -> dst (0 = off) leave an illegal six-block?"""
+    return (g.step_check or g.end_check) and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
 
 
 cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
@@ -180,17 +225,13 @@ cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcep
     u.src = src
     u.hit = False
     g.b[src] -= 1
-    if src <= 24 and g.b[src] == 0:
-        g.mover &= ~(<uint32_t>1 << (src - 1))
+    g.mover &= ~(<uint32_t>(g.b[src] == 0) << (src - 1))  # the bar's bit 24 is never in `mover`
     if dst >= 1:
-        if g.b[dst] == -1:
-            u.hit = True
-            g.b[dst] = 0
-            g.b[0] -= 1
-        g.b[dst] += 1
+        u.hit = g.b[dst] == -1  # a blot hit: -1 becomes 1
+        g.b[dst] += 1 + u.hit
+        g.b[0] -= u.hit
         g.mover |= <uint32_t>1 << (dst - 1)
-        if src >= 7 and dst <= 6:
-            g.outside -= 1
+        g.outside -= (src >= 7) & (dst <= 6)
     else:
         dst = 0
         g.on_board -= 1
@@ -205,10 +246,8 @@ cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:
     if u.src == HEAD and g.rules.variant == LONG:
         g.heads -= 1
     if u.dst >= 1:
-        g.b[u.dst] -= 1
-        if u.hit:
-            g.b[u.dst] = -1
-            g.b[0] += 1
+        g.b[u.dst] -= 1 + u.hit
+        g.b[0] += u.hit
     g.b[u.src] += 1
     g.mover = u.mover
     g.outside = u.outside
@@ -276,20 +315,28 @@ cdef int walk_double(gen_t* g, int depth, int max_src) noexcept nogil:
     Exact unless a step makes an illegal six-block (another order might avoid it): then it
     stops with -3 and the caller walks every order instead.
     """
-    cdef int sub = -1, r, src, d = g.dice[0]
+    cdef int sub = -1, r, src, dst, d = g.dice[0]
     cdef uint32_t srcs
+    cdef bint six
     cdef undo_t u
     if g.on_board > 0 and depth < 4:
         srcs = sources(g, d) & ((<uint32_t>2 << (max_src - 1)) - 1)
         while srcs:
             src = top_bit(srcs) + 1
             srcs &= ~(<uint32_t>1 << (src - 1))
-            do_step(g, src, d, depth, &u)
-            if blocked(g):
+            if depth == 3:  # the last step, made on the result's copy only
+                dst = src - d if src > d else 0
+                six = last_blocked(g, src, dst)
+                if six and g.step_check:
+                    return -3
+                r = -1 if six else (4 if record_step(g, 4, src, dst) == 0 else -2)
+            else:
+                do_step(g, src, d, depth, &u)
+                if blocked(g):
+                    undo_step(g, &u)
+                    return -3
+                r = walk_double(g, depth + 1, src)
                 undo_step(g, &u)
-                return -3
-            r = walk_double(g, depth + 1, src)
-            undo_step(g, &u)
             if r < -1:
                 return r
             if r > sub:
@@ -312,9 +359,10 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
     on the way. Each such play is recorded once, the first time (larger die first); `played`
     and `chained` remember which were.
     """
-    cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below
+    cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
-    cdef undo_t u1, u2
+    cdef bint six
+    cdef undo_t u1
     memset(g.played, 0, sizeof(g.played))
     memset(g.chained, 0, sizeof(g.chained))
     for order in range(2):
@@ -328,6 +376,9 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                 below = -1
                 if g.on_board > 0:
                     second = sources(g, lo if order == 0 else hi)
+                    if order == 1:  # two checkers, recorded already
+                        below = 2 if second & g.played[f] else below
+                        second &= ~g.played[f]
                     while second:
                         if order == 0:  # x/hi then y/lo
                             x = f
@@ -341,22 +392,20 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                             second &= ~(<uint32_t>1 << (x - 1))
                             s = y if x == y - lo else (x if x - hi == y else 0)
                             via = (VIA_HIT_LO if u1.hit else VIA_QUIET) if x == y - lo else VIA_QUIET
-                        if (s and g.chained[s] & via) or (not s and (g.played[x] >> (y - 1)) & 1):
+                        if s and g.chained[s] & via:
                             below = 2  # recorded already: the same play
                             continue
-                        do_step(g, y if order == 0 else x, lo if order == 0 else hi, 1, &u2)
-                        if not blocked(g):
-                            if candidate(g, 2, -1) == -2:
-                                undo_step(g, &u2)
+                        src2 = y if order == 0 else x  # the last step, made on the result's copy only
+                        dst2 = src2 - (lo if order == 0 else hi)  # >= 1: no bearing off here
+                        six = last_blocked(g, src2, dst2)
+                        if not (six and g.step_check):
+                            if not six and record_step(g, 2, src2, dst2) < 0:
                                 undo_step(g, &u1)
                                 return -2
                             if g.best == 2:
                                 below = 2
-                                if s:
-                                    g.chained[s] |= via
-                                else:
-                                    g.played[x] |= <uint32_t>1 << (y - 1)
-                        undo_step(g, &u2)
+                                g.chained[s] |= via  # chained[0] is never read
+                                g.played[y] |= <uint32_t>(s == 0) << (x - 1)
                 r = candidate(g, 1, below)
                 if r == -2:
                     undo_step(g, &u1)
@@ -391,11 +440,17 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil:
     Results are g.out[0:n] with representatives g.moves[0:n]; a roll that cannot be played
     gives one result, the board itself, with an empty move.
     """
-    cdef int p, k, found
     cdef scan_t s
+    scan(b, &s)
+    return gen_moves_scanned(g, b, &s, d1, d2)
+
+
+cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* sc, int d1, int d2) noexcept nogil:
+    """gen_moves with the board's scan at hand (as `scan` or `status_of` filled it)."""
+    cdef int p, k, found
+    cdef scan_t s = sc[0]
     cdef bint blocks = g.rules.variant == LONG and g.rules.block_rule != BLOCK_NONE
     memcpy(g.b, b, VIEW)
-    scan(b, &s)
     g.overflow = 0
     g.best = 0
     clear_results(g)
