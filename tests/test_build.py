@@ -31,3 +31,16 @@ def test_reference_never_imports_the_core():
 
 def test_version_is_exposed():
     assert nardy.__version__.count(".") == 2
+
+
+def test_format_and_analysis_modules_load_on_first_use_and_nothing_optional_before():
+    code = (
+        "import sys, nardy\n"
+        "assert 'gymnasium' not in sys.modules and 'distributed' not in sys.modules\n"
+        "assert nardy.svg.board(nardy.Position.start('long')).startswith('<svg')\n"
+        "assert nardy.matfile.read is not None and nardy.race.STATES == 54264 and nardy.env.BOARD_FEATURES == 198\n"
+        "assert 'gymnasium' not in sys.modules and 'distributed' not in sys.modules\n"
+        "try:\n    nardy.no_such_thing\nexcept AttributeError as exc:\n    assert 'no_such_thing' in str(exc)\n"
+        "else:\n    raise AssertionError('no AttributeError')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

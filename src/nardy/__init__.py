@@ -5,6 +5,9 @@ implementation of the same rules (`nardy.reference`) is the executable specifica
 is tested against. Set NARDY_PURE_PYTHON=1 to make the reference the default backend.
 """
 
+import importlib
+from types import ModuleType
+
 from . import batch, engine, reference
 from .engine import BACKEND
 from .errors import (
@@ -25,6 +28,16 @@ from .simulate import Simulation, SimulationError, simulate
 from .status import Status
 
 __version__ = "0.1.0"
+
+# modules loaded on first use, so that `import nardy` stays light: `nardy.svg.board(...)` works
+# without `import nardy.svg`, and nothing optional (Dask, Gymnasium) is imported before it is used
+_ON_FIRST_USE = ("distributed", "env", "gym_env", "matfile", "notation", "race", "svg")
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in _ON_FIRST_USE:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'nardy' has no attribute {name!r}")
 
 __all__ = [
     "BACKEND",
