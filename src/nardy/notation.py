@@ -87,12 +87,20 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
     # plays that move the same checkers through the points the text names; the text's `*` and
     # the points it leaves out choose between them ("24/13" is the play that hits nothing on
     # the way, if there is one), as gnubg prints them, but like gnubg's reader they are optional
+    # The net movement and the blots hit are the same for every sequence reaching a result, so
+    # only a text naming intermediate points needs each result's sequences, not just one.
+    results = engine.results(position.to_bytes(), dice, rules, backend, last_roll)
+    if passing:
+        grouped = engine.sequences(position.to_bytes(), dice, rules, backend, last_roll)
+        candidates = [(child, grouped[child]) for child, pairs in results if _net(pairs) == wanted]
+    else:
+        candidates = [(child, [pairs]) for child, pairs in results if _net(pairs) == wanted]
     tiers: list[list[tuple[bytes, engine.Pairs]]] = [[], [], []]
-    for child, sequences in engine.sequences(position.to_bytes(), dice, rules, backend, last_roll).items():
+    for child, sequences in candidates:
         after = engine.as_ints(child)
         hit = {q for q in range(1, 25) if board[q] == -1 and after[q] >= 0}  # blots that were hit
         for pairs in sequences:
-            if _net(pairs) == wanted and passing <= {dst for _, dst in pairs}:
+            if passing <= {dst for _, dst in pairs}:
                 tier = 0 if starred <= hit and hit <= mentioned else 1 if starred <= hit else 2
                 tiers[tier].append((child, pairs))
                 break
@@ -102,7 +110,7 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
     if len({child for child, _ in found}) > 1:
         options = " or ".join(str(position.move(dice, pairs)) for _, pairs in found)
         raise InvalidNotationError(f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: {options}")
-    for child, pairs in engine.results(position.to_bytes(), dice, rules, backend, last_roll):
+    for child, pairs in results:
         if child == found[0][0]:
             return position.move(dice, pairs)  # the representative, as legal_moves gives it
     raise AssertionError("unreachable: the result is among the legal ones")  # pragma: no cover
