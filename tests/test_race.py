@@ -252,7 +252,7 @@ def test_black_on_roll_is_the_same_race(table):
 
 
 def test_one_sided_rollouts_agree_with_the_table(table):
-    """A million random-dice bear-offs per state with the table's own play, in the core."""
+    """Half a million random-dice bear-offs per state with the table's own play, in the core."""
     from nardy import _simulate
 
     states = [(0, 0, 0, 0, 0, 15), (2, 0, 3, 1, 0, 4)]
@@ -269,10 +269,11 @@ def test_one_sided_rollouts_agree_with_the_table(table):
     ("long", (1, 1, 1, 0, 2, 2), (0, 2, 0, 2, 1, 1)),
 ])
 def test_simulated_races_agree_with_the_exact_odds(variant, mine, theirs):
-    games = 300_000
+    """Two million random-dice races with the table's play, against the exact odds."""
+    games = 2_000_000
     p = position(variant, mine, theirs)
     odds = race.race_odds(p)
-    sim = simulate(variant, games, seed=3, policy="bearoff", start=p, chunk_size=50_000)
+    sim = simulate(variant, games, seed=3, policy="bearoff", start=p, chunk_size=100_000)
     won = sim.winner == int(p.turn)
     for exact, observed in [(odds.win, won.mean()), (odds.win_gammon, (won & (sim.kind >= 2)).mean()),
                             (odds.lose_gammon, (~won & (sim.kind >= 2)).mean())]:
