@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Color, Game, Match, Rules, matfile
+from nardy import Color, Game, Match, Result, Rules, matfile
 from nardy.errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 
 RULE_SETS = [
@@ -137,6 +137,17 @@ def test_xg_crawford_and_jacoby_tags_and_nardy_rules_tag():
     long_text = matfile.write(play_match(Rules("long", koks=True, block_rule="none"), 1, seed=2))
     assert '; [Variation "LongNardy"]' in long_text and '; [Rules "block_rule=none koks=true"]' in long_text
     assert matfile.read(long_text).rules == Rules("long", koks=True, block_rule="none")
+
+
+def test_a_roll_shown_without_its_move_may_only_be_followed_by_a_resignation():
+    # gnubg writes the dice of a side that rolled and then resigned, with no move
+    text = GNUBG_STYLE.replace("13/11 13/8\n", "13/11 13/8\n  4) 31:\n")
+    game = matfile.read(text).games[1]
+    assert game.result == Result(Color.BLACK, "resigned", 2) and game.dice is None
+    with pytest.raises(IllegalMoveError, match="game 2, line 20: the roll on line 20 shows no move, but it can be played"):
+        matfile.read(GNUBG_STYLE.replace("13/11 13/8\n", "13/11 13/8\n  4) 31:                          Doubles => 4\n"))
+    with pytest.raises(IllegalMoveError, match="game 1, line 10: the roll on line 10 shows no move"):
+        matfile.read(GNUBG_STYLE.replace("31: 8/5 6/5 ", "31:         "))
 
 
 def test_an_unfinished_last_game_is_read_as_it_stands():

@@ -174,6 +174,7 @@ class _Reader:
         self.line = 0
         self.expect_players = False  # the line after ' Game k' is the score line
         self.rolled_off = True  # the current game's starter was decided by a roll-off
+        self.shown_roll: int | None = None  # the line of a roll shown without its move (gnubg, before a resignation)
 
     def read(self, text: str) -> MatchRecord:
         if not isinstance(text, str):
@@ -283,7 +284,7 @@ class _Reader:
             self.match.finish_game()
         elif self.number and not last:
             raise IllegalMoveError(f"game {self.number} ends without a result")
-        self.game = None
+        self.game, self.shown_roll = None, None
 
     def _act(self, action: re.Match[str], column: Color) -> None:
         assert self.match is not None
@@ -293,6 +294,8 @@ class _Reader:
                 raise IllegalMoveError("a result before any play")
             self.rolled_off = self.match.forced_starter() is None
             game = self.game = self.match.new_game(starter=column, dice=self.dice)
+        if self.shown_roll is not None and not action["points"]:
+            raise IllegalMoveError(f"the roll on line {self.shown_roll} shows no move, but it can be played")
         if not (action["points"] or action["draw"] or action["beaver"]) and column is not game.turn:
             raise IllegalMoveError(
                 f"{action[0].strip()!r} stands in {column.name.lower()}'s column, but {game.turn.name.lower()} is to act"
@@ -319,6 +322,7 @@ class _Reader:
                 if rest or value not in (1, 2, 3):
                     raise IllegalMoveError(f"a resignation at cube {game.cube_value} gives 1, 2 or 3 times it, not {points}")
                 game.resign(value, by=column.other)
+                self.shown_roll = None
             elif game.result.winner is not column or game.result.points != points:
                 winner = "nobody" if game.result.winner is None else game.result.winner.name.lower()
                 raise IllegalMoveError(
@@ -332,4 +336,7 @@ class _Reader:
         if game.dice is None:
             self.dice.pending.extend(dice)
             game.roll()
+        if not text.strip() and any(move.steps for move in game.legal_moves()):
+            self.shown_roll = self.line  # rolled, then resigned: only a resignation may follow
+            return
         game.play(game.parse_move(text.strip()))
