@@ -105,8 +105,15 @@ def test_last_roll_draw_can_draw():
     s = simulate(rules, 200, seed=4, start=start, threads=1)
     assert (s.winner == -1).any() and (s.kind[s.winner == -1] == 0).all()
     assert ((s.winner == 0) | (s.winner == -1)).all()  # White moved first and always finishes
+    assert (s.final_pips[s.winner == -1] == 0).all()  # a draw: both sides are off
     plain = simulate(Rules("long"), 200, seed=4, start=start, threads=1)
     assert (plain.winner == 0).all()
+
+
+def test_drawn_games_in_full_runs_end_with_both_sides_off():
+    s = simulate(Rules("long", last_roll_draw=True, koks=True), 3000, seed=11, threads=1)
+    drawn = s.winner == -1
+    assert drawn.any() and (s.final_pips[drawn] == 0).all()
 
 
 def test_summary_rates_and_intervals():

@@ -223,3 +223,30 @@ cdef inline int result_kind(const int8_t* b, int variant, bint koks) noexcept no
         if b[p] < 0:
             return 3
     return 2
+
+
+cdef enum:
+    PLAYING = -2      # judge(): the game goes on
+    DRAWN = -1        # judge(): long nardy, last_roll_draw: both sides are off
+
+
+cdef inline int judge(const int8_t* child, int mover, int starter, bint* last_roll, const rules_t* r,
+                      bint koks, int* kind) noexcept nogil:
+    """After `mover` played `child` (its view, before the turn passes): the winner (0 or 1),
+    DRAWN, or PLAYING; `kind` gets the points (RULES.md 4 to 6, with the last-roll draw:
+    `last_roll` is set when the other side gets its last roll, and read on that roll)."""
+    cdef int8_t after[26]
+    kind[0] = 0
+    if last_roll[0]:  # the other side's last roll is over
+        if mover_left(child) == 0:
+            return DRAWN
+        flip(child, after, r.variant)
+        kind[0] = result_kind(after, r.variant, koks)
+        return 1 - mover
+    if mover_left(child) == 0:
+        if r.last_roll_draw and mover == starter:
+            last_roll[0] = True
+            return PLAYING
+        kind[0] = result_kind(child, r.variant, koks)
+        return mover
+    return PLAYING

@@ -35,3 +35,12 @@ cdef inline int below(bitgen_t* rng, uint32_t n) noexcept nogil:
         x = rng.next_uint32(rng.state)
         if x < limit:
             return <int>(x % n)
+
+
+cdef inline int roll_off(bitgen_t* rng, int* a, int* b) noexcept nogil:
+    """Each side rolls one die, ties roll again (RULES.md 6): the starter, 0 (White: `a` higher) or 1."""
+    a[0] = b[0] = 0
+    while a[0] == b[0]:
+        a[0] = roll(rng)
+        b[0] = roll(rng)
+    return 0 if a[0] > b[0] else 1

@@ -22,8 +22,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from nardy._board cimport BAR, CHECKERS, HEAD, LONG, SHORT, VIEW, flip, mover_left, opposite, result_kind, rules_t, scan, scan_t
-from nardy._dice cimport below, bitgen_t, roll
+from nardy._board cimport BAR, CHECKERS, HEAD, LONG, PLAYING, SHORT, VIEW, flip, judge, opposite, rules_t, scan, scan_t
+from nardy._dice cimport below, bitgen_t, roll, roll_off
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
 cdef enum:
@@ -212,11 +212,8 @@ cdef class Games:
         """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6)."""
         cdef bitgen_t* rng = self.rngs[i]
         cdef int8_t* row = self.c_state + i * ROW
-        cdef int a = 0, b = 0, d1, d2
-        while a == b:
-            a = roll(rng)
-            b = roll(rng)
-        self.c_starters[i] = self.c_colors[i] = 0 if a > b else 1
+        cdef int a, b, d1, d2
+        self.c_starters[i] = self.c_colors[i] = roll_off(rng, &a, &b)
         self.c_plies[i] = 0
         self.c_last[i] = 0
         memcpy(row, self.start, VIEW)
@@ -233,25 +230,16 @@ cdef class Games:
         and the other side rolls. The reward is the side that moved's: +points won, -points lost."""
         cdef const int8_t* child = self.c_chosen + i * VIEW
         cdef int8_t* row = self.c_state + i * ROW
-        cdef int8_t after[26]
-        cdef int mover = self.c_colors[i], kind = 0, winner = -2, d1, d2
+        cdef int mover = self.c_colors[i], kind, winner, d1, d2
+        cdef bint last_roll = self.c_last[i]
         self.c_plies[i] += 1
-        if self.c_last[i]:  # long nardy, last_roll_draw: the other side's last roll is over
-            if mover_left(child) == 0:
-                winner = -1
-            else:
-                flip(child, after, self.rules.variant)
-                winner, kind = 1 - mover, result_kind(after, self.rules.variant, self.koks)
-        elif mover_left(child) == 0:
-            if self.rules.last_roll_draw and mover == self.c_starters[i]:
-                self.c_last[i] = 1
-            else:
-                winner, kind = mover, result_kind(child, self.rules.variant, self.koks)
+        winner = judge(child, mover, self.c_starters[i], &last_roll, &self.rules, self.koks, &kind)
+        self.c_last[i] = last_roll
         self.c_winners[i] = winner
         self.c_points[i] = kind
         self.c_rewards[i] = 0 if winner < 0 else (kind if winner == mover else -kind)
-        self.c_term[i] = winner != -2
-        if winner != -2:
+        self.c_term[i] = winner != PLAYING
+        if winner != PLAYING:
             self.c_lengths[i] = self.c_plies[i]
             self._new_game(i)
             return

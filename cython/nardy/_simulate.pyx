@@ -12,8 +12,8 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._bearoff cimport STATES, best_result, home_index
-from nardy._board cimport BAR, CHECKERS, LONG, SHORT, VIEW, flip, mover_left, pips, result_kind, rules_t, scan, scan_t
-from nardy._dice cimport below, bitgen_t, roll
+from nardy._board cimport BAR, CHECKERS, LONG, PLAYING, SHORT, VIEW, flip, judge, mover_left, pips, rules_t, scan, scan_t
+from nardy._dice cimport below, bitgen_t, roll, roll_off
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
 
@@ -121,15 +121,11 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
     cdef int8_t board[26]
     cdef int8_t after[26]
     cdef const int8_t* child
-    cdef int a, b, d1, d2, n, mover, plies = 0
+    cdef int a = 0, b = 0, d1, d2, n, mover, winner, kind, plies = 0
     cdef int32_t p[2]
     cdef bint last_roll = False
-    a = b = 0
-    while first_mover < 0:  # the roll-off: each side one die, ties roll again
-        a = roll(rng)
-        b = roll(rng)
-        if a != b:
-            first_mover = 0 if a > b else 1
+    if first_mover < 0:  # a new game: the roll-off decides who starts
+        first_mover = roll_off(rng, &a, &b)
     out.starter = mover = first_mover
     memcpy(board, start, VIEW)
     while True:
@@ -148,20 +144,11 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
         child = g.out + choose(g, n, policy, rng, bearoff) * VIEW
         plies += 1
         memcpy(out.final, child, VIEW)
-        if last_roll:  # long nardy, last_roll_draw: the other side's last roll is over
-            if mover_left(child) == 0:
-                out.winner, out.kind = -1, 0
-            else:
-                flip(child, after, g.rules.variant)
-                out.winner, out.kind = 1 - mover, result_kind(after, g.rules.variant, koks)
+        winner = judge(child, mover, out.starter, &last_roll, &g.rules, koks, &kind)
+        if winner != PLAYING:
+            out.winner, out.kind = winner, kind
+            flip(child, after, g.rules.variant)
             break
-        if mover_left(child) == 0:
-            if g.rules.last_roll_draw and mover == out.starter:
-                last_roll = True
-            else:
-                out.winner, out.kind = mover, result_kind(child, g.rules.variant, koks)
-                flip(child, after, g.rules.variant)
-                break
         flip(child, board, g.rules.variant)
         mover = 1 - mover
     out.plies = plies
