@@ -285,17 +285,25 @@ def race_probabilities(views: Any, variant: Variant | str) -> Floats:
 
 
 def _odds(table: BearoffTable, mine: npt.NDArray[np.int32], theirs: npt.NDArray[np.int32]) -> Floats:
-    k_turns, k_first = table.turns.shape[1], table.first.shape[1]
-    p_mine, p_theirs = table.turns[mine], table.turns[theirs]
-    win = (p_mine * table.at_least[theirs, :k_turns]).sum(axis=1)
-    full_mine = _left(mine) == CHECKERS
-    full_theirs = _left(theirs) == CHECKERS
-    # I win a gammon when I finish by my turn k and they needed >= k turns for a first checker
-    span = min(k_turns, k_first + 1)
-    win_gammon = (p_mine[:, :span] * table.first_at_least[theirs, :span]).sum(axis=1) * full_theirs
-    # they win one when they finish at their turn j and I needed >= j + 1 turns for mine
-    span = min(k_turns, k_first)
-    lose_gammon = (p_theirs[:, :span] * table.first_at_least[mine, 1:span + 1]).sum(axis=1) * full_mine
+    return _combine_rows(table.turns[mine], table.turns[theirs], table.at_least[theirs], table.first_at_least[theirs],
+                         table.first_at_least[mine], _left(mine) == CHECKERS, _left(theirs) == CHECKERS)
+
+
+def _combine_rows(p_mine: Floats, p_theirs: Floats, s_theirs: Floats, first_s_theirs: Floats, first_s_mine: Floats,
+                  full_mine: npt.NDArray[np.bool_], full_theirs: npt.NDArray[np.bool_]) -> Floats:
+    """(n, 3): P(win), P(win a gammon), P(lose a gammon) of the side on roll in each row, from
+    independent turn distributions: p_* P(k turns), s_* P(turns >= k) and first_s_* the same
+    for the first checker off (each ending in a 0 column, so that what lies beyond is 0). The
+    side on roll wins when it needs no more turns than the other, since it rolls first, and
+    wins a gammon when the other needed at least as many for its first checker; a side that
+    has borne off some cannot lose one (`full_*` says who has not)."""
+    def dot(a: Floats, b: Floats) -> Floats:  # row by row, over the columns both have
+        k = min(a.shape[1], b.shape[1])
+        return np.einsum("ij,ij->i", a[:, :k], b[:, :k])
+
+    win = dot(p_mine, s_theirs)
+    win_gammon = dot(p_mine, first_s_theirs) * full_theirs
+    lose_gammon = dot(p_theirs, first_s_mine[:, 1:]) * full_mine
     return np.column_stack([win, win_gammon, lose_gammon])
 
 
@@ -446,18 +454,10 @@ def _normal(mean: float, variance: float, support: int = 128) -> Floats:
 
 def _combine(p_mine: Floats, f_mine: Floats, p_theirs: Floats, f_theirs: Floats, full_mine: bool,
              full_theirs: bool) -> tuple[float, float, float]:
-    """P(win), P(win a gammon), P(lose a gammon) of the side on roll from independent turn
-    distributions: it wins when it needs no more turns than the other (it rolls first)."""
-    def at_least(p: Floats, size: int) -> Floats:
-        tail = np.concatenate([np.cumsum(p[::-1])[::-1], np.zeros(max(0, size + 1 - len(p)))])
-        return tail[:size + 1]
-
-    k = len(p_mine)
-    win = float((p_mine * at_least(p_theirs, k)[:k]).sum())
-    win_gammon = float((p_mine * at_least(f_theirs, k)[:k]).sum()) if full_theirs else 0.0
-    j = len(p_theirs)
-    lose_gammon = float((p_theirs * at_least(f_mine, j + 1)[1:j + 1]).sum()) if full_mine else 0.0
-    return win, win_gammon, lose_gammon
+    """`_combine_rows` for one race, from its four distributions."""
+    row = _combine_rows(p_mine[None], p_theirs[None], _survival(p_theirs[None]), _survival(f_theirs[None]),
+                        _survival(f_mine[None]), np.array([full_mine]), np.array([full_theirs]))[0]
+    return float(row[0]), float(row[1]), float(row[2])
 
 
 def best_plays(position: Position, dice: Sequence[int], rules: Rules | None = None) -> list[Move]:
