@@ -32,6 +32,20 @@ def test_show_prints_the_board_and_pips():
     assert code == 0 and "pips 360" in text and "O: black  (on roll)" in text
 
 
+def test_show_numbers_the_board_for_the_side_on_roll():
+    # the example: Black's 17/15* 6/5* must stand on labels 17, 15, 6 and 5
+    position = "rzE0gBTxuQkwAg"
+    assert "17/15* 6/5*" in run("moves", "short", position, "2", "1", "--turn", "black")[1]
+    lines = run("show", "short", position, "--turn", "black")[1].splitlines()
+    assert lines[1].startswith(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    bottom = lines[13]
+    assert bottom.startswith(" +13-14-15-16-17-18")
+    col = bottom.index("17") + 1
+    assert lines[12][col] == "O" and lines[12][bottom.index("15") + 1] == "X"  # Black's checkers on 17, a White blot on 15
+    fixed = run("show", "short", position, "--turn", "black", "--numbers", "white")[1].splitlines()
+    assert fixed[1].startswith(" +13-14-15-16-17-18")
+
+
 @pytest.mark.parametrize("argv, count", [
     (("perft", "long", "2"), 484),
     (("perft", "short", "1"), 447),

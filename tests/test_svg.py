@@ -5,6 +5,7 @@ How the boards look is checked by eye with tests/render_svg_samples.py.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 
 from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidDiceError, Move, Position, Rules
 from nardy.cli import main
+from nardy.position import own_point
 from nardy.svg import board
-from strategies import boards
+from strategies import boards, played_moves
 
 NS = "{http://www.w3.org/2000/svg}"
 LONG, SHORT = Rules("long"), Rules("short")
@@ -158,19 +160,22 @@ def test_a_move_draws_an_arrow_per_step_in_the_movers_numbers():
     assert abs(by_source[0][0] - xs[24]) < 11 and by_source[0][2] == xs[18]
     assert abs(by_source[1][0] - xs[13]) < 11 and by_source[1][2] == xs[8]
     assert sorted(int(d.get("data-value")) for d in classed(root, "die")) == [5, 6]  # the move's dice
-    # Black on roll: its 24/18 is White's 1/7
+    # Black on roll, in White's fixed numbers: its 24/18 is White's 1/7
     black = Position.start("short", turn="black")
-    ends = arrow_ends(parse(board(black, move=black.parse_move("24/18(2) 13/7(2)", (6, 6)))))
+    ends = arrow_ends(parse(board(black, move=black.parse_move("24/18(2) 13/7(2)", (6, 6)), numbers="white")))
     assert len(ends) == 4
     assert sorted(e[2] for e in ends) == sorted([xs[7], xs[7], xs[18], xs[18]])
     # a doubled step lands one checker higher each time
     assert len({e[3] for e in ends}) == 4
-    # long nardy, Black on roll: its 24 is White's 12
+    # long nardy, Black on roll: its 24 is White's 12 (bottom left); the labels are Black's by default
     long = Position.start("long").apply(Move((6, 5), ((24, 18), (18, 13))))
     root = parse(board(long, move=long.parse_move("24/13", (6, 5))))
     xs, ends = number_x(root), arrow_ends(root)
-    assert len(ends) == 2 and abs(ends[0][0] - xs[12]) < 11 and ends[0][3] > mid_y(root)  # from Black's head, bottom left
-    assert ends[1][2] == xs[1] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
+    assert len(ends) == 2 and abs(ends[0][0] - xs[24]) < 11 and ends[0][3] > mid_y(root)  # from Black's head, bottom left
+    assert xs[24] == min(xs.values())
+    assert ends[1][2] == xs[13] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
+    white_labels = number_x(parse(board(long, move=long.parse_move("24/13", (6, 5)), numbers="white")))
+    assert ends[0][0] - white_labels[12] < 11 and ends[1][2] == white_labels[1]
 
 
 def test_the_last_move_is_drawn_on_the_board_after_it():
@@ -181,7 +186,7 @@ def test_the_last_move_is_drawn_on_the_board_after_it():
     moved = short.apply(move)
     assert centres(after, Color.WHITE) == centres(parse(board(moved)), Color.WHITE)  # ...on the board after it
     assert centres(after, Color.WHITE) != centres(before, Color.WHITE)
-    assert after.find(f"{NS}title").text == "Short nardy, Black on roll"
+    assert after.find(f"{NS}title").text == "Short nardy, White played 6-5 24/18 13/8, Black on roll"
     # every arrow ends on a checker that is there after the move
     tips = {(round(x), round(y)) for _, _, x, y in arrow_ends(after)}
     assert tips <= {(round(x), round(y)) for x, y in centres(after, Color.WHITE)}
@@ -270,3 +275,80 @@ def test_cli_writes_the_file(tmp_path, capsys):
 def test_cli_bad_input(tmp_path, capsys, argv, message):
     assert main(["svg", "short", "-o", str(tmp_path / "x.svg"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def labels_at(root: ET.Element) -> dict[tuple[float, bool], int]:
+    """(x, top half?) -> the point number labelling that column."""
+    middle = mid_y(root)
+    return {(float(t.get("x")), float(t.get("y")) < middle): int(t.text) for t in classed(root, "number")}
+
+
+def label_of(labels: dict[tuple[float, bool], int], x: float, y: float, middle: float, slack: float) -> int | None:
+    found = [n for (lx, top), n in labels.items() if abs(lx - x) <= slack and top == (y < middle)]
+    return found[0] if len(found) == 1 else None
+
+
+def named_points(text: str) -> list[list[int]]:
+    """The points each part of a move's text names, in order: '24/18*/13 bar/22(2)' -> [[24, 18, 13], [25, 22], [25, 22]]."""
+    chains = []
+    for part in text.split():
+        repeat = re.fullmatch(r"(.*)\((\d)\)", part)
+        body, times = (repeat.group(1), int(repeat.group(2))) if repeat else (part, 1)
+        chain = [25 if p == "bar" else 0 if p == "off" else int(p) for p in body.replace("*", "").split("/")]
+        chains += [chain] * times
+    return chains
+
+
+def covers(legs: list[tuple[int, int]], steps: list[tuple[int, int]]) -> bool:
+    """Can the steps be split, each used once, into runs from each leg's first point to its last?"""
+    if not legs:
+        return not steps
+    (at, target), rest = legs[0], legs[1:]
+    if at == target:
+        return covers(rest, steps)
+    return any(covers([(step[1], target), *rest], steps[:i] + steps[i + 1:])
+               for i, step in enumerate(steps) if step[0] == at)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@pytest.mark.parametrize("starter", ["white", "black"])
+@pytest.mark.parametrize("numbers", ["mover", "white"])
+def test_every_step_starts_and_ends_on_the_labels_its_text_names(variant, starter, numbers):
+    """The arrows of a move, read against the point labels, spell the move's text (whole games, both colours)."""
+    checked = set()
+    for position, move in played_moves(variant, starter, seed=7 + len(variant)):
+        mover = position.turn
+        root = parse(board(position, move=move, numbers=numbers))
+        middle, labels = mid_y(root), labels_at(root)
+        tray = classed(root, "tray", mover.name.lower())[0]
+        tray_x = float(tray.get("x")) + float(tray.get("width")) / 2
+
+        def read(x: float, y: float, slack: float) -> int:
+            if abs(x - tray_x) < 1e-6:
+                return 0  # off
+            point = label_of(labels, x, y, middle, slack)
+            if point is None:
+                return 25  # the bar: between the halves of the board, on no label
+            return point if numbers == "mover" else own_point(point, mover, position.variant)  # back to the mover's numbers
+
+        steps = [(read(x1, y1, 11), read(x2, y2, 0)) for x1, y1, x2, y2 in arrow_ends(root)]
+        assert steps == [(s.src, s.dst) for s in move.steps], (str(move), position)
+        # and the text names those steps: each part of it runs along consecutive arrows, using each once
+        legs = [(chain[i], chain[i + 1]) for chain in named_points(str(move)) for i in range(len(chain) - 1)]
+        assert covers(legs, steps), (str(move), steps)
+        checked |= {k for s in move.steps for k in (s.src == 25, s.dst == 0, s.hit)}
+    assert True in checked  # bar, bear-off or hits occurred (whole games: bear-offs always do)
+
+
+def test_board_labels_follow_the_side_on_roll():
+    for variant, turn in (("short", "black"), ("long", "black"), ("short", "white")):
+        p = Position.start(variant, turn)
+        xs = number_x(parse(board(p)))
+        mover_head = p.checkers(p.turn)
+        # the mover's 24 is the column of its head / back checkers
+        head = max(mover_head, key=lambda pt: own_point(pt, p.turn, p.variant))
+        cols = {x for x, _ in centres(parse(board(p)), p.turn)}
+        assert xs[24] in cols
+        assert number_x(parse(board(p, numbers="white")))[head] == xs[24]
+    with pytest.raises(InvalidArgumentError, match="numbers"):
+        board(Position.start("short"), numbers="red")

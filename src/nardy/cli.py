@@ -12,12 +12,17 @@ import numpy as np
 
 from . import __version__, batch, engine
 from .errors import InvalidNotationError, NardyError
+from .diagram import NUMBERS, diagram
 from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
 
 POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
                  "NL1W:... for long nardy) or an XGID")
+NUMBERS_ARG: dict[str, Any] = {
+    "default": "mover", "choices": NUMBERS,
+    "help": "whose point numbers label the board: mover (the side on roll, as its moves are written; default), "
+            "white (White's fixed frame) or black"}
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -63,7 +68,7 @@ def _die(text: str) -> int:
 def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     position = _position(args, rules)
-    print(position, file=out)
+    print(diagram(position, args.numbers), file=out)
     print(f"\n{position!r}", file=out)
 
 
@@ -86,7 +91,7 @@ def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
     if args.after and move is None:
         raise InvalidNotationError("--after needs --move: the move whose result is drawn")
     text = board(position, dice=dice, move=move, after=args.after, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
-                 home=args.home, size=args.size)
+                 home=args.home, size=args.size, numbers=args.numbers)
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(text)
     print(args.output, file=out)
@@ -296,6 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(show)
     show.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     show.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
+    show.add_argument("--numbers", **NUMBERS_ARG)
     show.set_defaults(run=cmd_show)
 
     svg = commands.add_parser("svg", help="draw a board as an SVG file")
@@ -306,7 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll, e.g. 6-5")
     svg.add_argument("--move", metavar="MOVE", help="draw a legal move of --dice as arrows, e.g. '24/18 13/8'")
     svg.add_argument("--after", action="store_true", help="draw the board after --move, with its arrows (the last move)")
-    svg.add_argument("--flip", action="store_true", help="Black at the bottom, the points in Black's numbers")
+    svg.add_argument("--flip", action="store_true", help="Black at the bottom")
+    svg.add_argument("--numbers", **NUMBERS_ARG)
     svg.add_argument("--home", default="right", choices=["right", "left"], help="the bottom player's home side")
     svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
     svg.set_defaults(run=cmd_svg)
