@@ -272,3 +272,22 @@ def test_ascii_labels_follow_the_side_on_roll():
     assert fixed[1].startswith(" +13-14-15-16-17-18") and fixed[-1].startswith(" +12-11-10")
     with pytest.raises(InvalidArgumentError, match="numbers"):
         diagram(Position.start("short"), numbers="blue")
+
+
+def test_apply_reads_a_move_given_as_text():
+    p = Position.start("short")
+    assert p.apply("24/18 13/8") == p.apply(p.parse_move("24/18 13/8", (6, 5)))
+    assert p.apply("6/4(2)") == p.apply(p.parse_move("6/5/4(2)", (1, 1)))  # only 1-1 plays it whole
+    assert p.apply("24/13", dice=(5, 6)) == p.apply("24/18/13")
+    long = Position.start("long")
+    assert long.apply("24/13") == long.apply(long.parse_move("24/13", (6, 5)))
+    with pytest.raises(nardy.IllegalMoveError, match="not a legal play of any roll"):
+        p.apply("24/23")
+    with pytest.raises(nardy.IllegalMoveError):
+        p.apply("24/20", dice=(6, 5))
+    with pytest.raises(nardy.InvalidNotationError):
+        p.apply("hello")
+    with pytest.raises(InvalidArgumentError, match="a Move or its text"):
+        p.apply(5)
+    with pytest.raises(InvalidArgumentError, match="dice="):
+        p.apply(p.parse_move("24/13", (6, 5)), dice=(6, 5))
