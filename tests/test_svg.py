@@ -352,3 +352,103 @@ def test_board_labels_follow_the_side_on_roll():
         assert number_x(parse(board(p, numbers="white")))[head] == xs[24]
     with pytest.raises(InvalidArgumentError, match="numbers"):
         board(Position.start("short"), numbers="red")
+
+
+# Jupyter: boards, games, matches and simulations draw themselves -----------------------------------
+
+def test_board_is_a_string_that_jupyter_draws():
+    p = Position.start("short")
+    svg = board(p)
+    assert isinstance(svg, str) and svg.startswith("<svg") and svg._repr_svg_() == svg
+    assert type(svg._repr_svg_()) is str and parse(svg) is not None
+
+
+def test_games_matches_and_simulations_have_readable_reprs_and_draw_in_jupyter():
+    from nardy import Game, Match, simulate
+
+    match = Match("short", 5, seed=3)
+    assert repr(match) == "<Match short nardy, default rules, to 5 points: White 0, Black 0; 0 games played>"
+    assert match._repr_svg_() is None
+    game = match.new_game()
+    assert repr(game) == "<Game short nardy, default rules, not started, cube 1 centred, score 0-0 of 5>"
+    assert game._repr_svg_() is None
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.double()
+    game.take()
+    assert repr(game).startswith(f"<Game short nardy, default rules, {game.position.turn.name.capitalize()} on roll, cube 2 owned by")
+    root = parse(game._repr_svg_())
+    (cube,) = classed(root, "cube")
+    assert cube.get("data-value") == "2" and game.cube_owner.name.lower() in cube.get("class")
+    assert [t.text for t in classed(root, "score")] == ["0 points", "0 points"]
+    assert "5-point match" in classed(root, "variant")[0].text
+    assert match._repr_svg_() == game._repr_svg_() and "game 1 in play" in repr(match)
+    assert repr(Game("long")) == "<Game long nardy, default rules, not started>"
+    result = simulate("long", 50, seed=1, threads=1)
+    text = repr(result)
+    assert text.startswith("<Simulation of 50 games, long nardy, default rules, policy random, seed 1: White wins ")
+    assert "array(" not in text and len(text) < 200
+    assert "<table>" in result._repr_html_() and "koks" not in result._repr_html_()
+
+
+def test_the_cube_score_and_names():
+    p = Position.start("short")
+    root = parse(board(p, cube=1))
+    (cube,) = classed(root, "cube", "centre")
+    assert classed(cube, "cube-value")[0].text == "64"  # a centred cube shows 64, as on a real board
+    y = float(cube.find(f"{NS}rect").get("y")) + 18
+    assert abs(y - mid_y(root)) < 1
+    for owner, half in (("white", "bottom"), ("black", "top")):
+        (cube,) = classed(parse(board(p, cube=4, cube_owner=owner)), "cube", owner)
+        cy = float(cube.find(f"{NS}rect").get("y"))
+        assert (cy > mid_y(root)) == (half == "bottom") and classed(cube, "cube-value")[0].text == "4"
+    # in the margin opposite the trays, clear of the board and the trays
+    xs = [float(r.get("x")) for r in classed(root, "tray")]
+    cube_x = float(classed(root, "cube")[0].find(f"{NS}rect").get("x"))
+    assert all(abs(cube_x - x) > 100 for x in xs)
+    scored = parse(board(p, score=(3, 1), match_length=7, names=("Ann", "Bob")))
+    assert [t.text for t in classed(scored, "name")] == ["Ann", "Bob"]
+    assert [t.text for t in classed(scored, "score")] == ["3 points", "1 point"]
+    assert classed(scored, "variant")[0].text == "short nardy, 7-point match"
+    assert "money game" in classed(parse(board(p, match_length=0)), "variant")[0].text
+    long_name = parse(board(p, names=("Alexandra Konstantinopolskaya", "B")))
+    name = classed(long_name, "band", "white")[0]
+    name_end = float(classed(name, "name")[0].get("x")) + 0.55 * 15 * len("Alexandra Konstantinopolskaya")
+    assert float(classed(name, "pips")[0].get("x")) > name_end  # the pips do not run over a long name
+    for bad in ({"cube": 3}, {"cube": 0}, {"cube_owner": "white"}, {"cube": 2, "cube_owner": "red"},
+                {"score": (7, 0), "match_length": 7}, {"score": (1,)}, {"match_length": -1}, {"names": ("A",)},
+                {"names": ("A", "")}):
+        with pytest.raises(InvalidArgumentError):
+            board(p, **bad)
+    with pytest.raises(InvalidArgumentError, match="long nardy has no doubling cube"):
+        board(Position.start("long"), cube=1)
+
+
+def test_after_a_move_the_badge_marks_the_side_whose_dice_are_shown():
+    for variant, turn in (("short", "white"), ("short", "black"), ("long", "black")):
+        p = Position.start(variant, turn)
+        move = p.legal_moves((6, 5))[0]
+        for after in (False, True):
+            root = parse(board(p, move=move, after=after))
+            dice_colours = {c for d in classed(root, "die") for c in ("white", "black") if c in d.get("class").split()}
+            (badge,) = classed(root, "on-roll")
+            band = next(b for b in classed(root, "band") if badge in list(b.iter()))
+            assert dice_colours == {turn} and turn in band.get("class")
+            label = [t.text for t in classed(band, "badge")]
+            assert label == (["played"] if after else ["on roll"])
+
+
+def test_the_borne_off_count_sits_by_its_checkers():
+    for off_white, off_black in ((1, 14), (8, 3), (15, 0)):
+        white = {6: 15 - off_white} if off_white < 15 else {}
+        black = {19: 15 - off_black} if off_black < 15 else {}
+        p = Position.from_points("short", white=white, black=black, turn="black", validate=False)
+        root = parse(board(p))
+        for color, off in ((Color.WHITE, off_white), (Color.BLACK, off_black)):
+            if not off:
+                continue
+            tray = classed(root, "off", color.name.lower())[0]
+            slabs = [float(s.get("y")) for s in classed(tray, "slab")]
+            count_y = float(classed(tray, "count")[0].get("y"))
+            nearest = min(min(abs(count_y - y), abs(count_y - y - 9.5)) for y in slabs)
+            assert nearest < 20, (color, off, count_y, slabs)
