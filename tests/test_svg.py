@@ -267,7 +267,7 @@ def test_cli_writes_the_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--dice", "6-7"], "a die shows 1..6"),
-    (["--dice", "65"], "D1-D2"),
+    (["--dice", "6/5"], "written 6 5, 6-5, 65 or 6,5"),
     (["--move", "24/13"], "--move needs --dice"),
     (["--dice", "6-5", "--move", "24/12"], "not a legal play"),
     (["--size", "0"], "size"),

@@ -230,11 +230,14 @@ def simulate(
 
     started = time.perf_counter()
     if executor is None:
-        with ThreadPoolExecutor(max_workers=1 if callable(policy) else threads) as pool:
+        pool = ThreadPoolExecutor(max_workers=1 if callable(policy) else threads)
+        try:
             results = []
             for result in pool.map(play_chunk, chunks):
                 results.append(result)
                 finished(len(result["winner"]))
+        finally:  # on an interrupt (Ctrl-C) or error, drop the chunks not yet started: stop promptly
+            pool.shutdown(wait=True, cancel_futures=True)
     else:
         threads = distributed.threads(executor)
         results = distributed.run_in_order(executor, play_chunk, chunks, f"nardy-simulate-seed{seed}",
