@@ -225,13 +225,17 @@ def test_batch_mixed_endings_and_a_line_that_is_not_utf8(tmp_path):
 
 
 def test_batch_streams_through_a_pipe_one_line_at_a_time():
+    import select
+
     proc = subprocess.Popen([sys.executable, "-m", "nardy", "moves", "short", "--batch", "-"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         for line, parts in ((f"{SHORT_START} 6 5", 7), ("bad line", 0), (f"{SHORT_START} 3-1", 16)):
             proc.stdin.write(line.encode() + b"\n")
             proc.stdin.flush()
-            answer = proc.stdout.readline().decode()  # answered before the next line is written
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no answer to a line before the next one is written"
+            answer = proc.stdout.readline().decode()
             assert answer.endswith("\n")
             assert answer.startswith("error:") if not parts else len(answer.split(";")) == parts
         proc.stdin.close()
