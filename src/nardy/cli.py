@@ -16,8 +16,8 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 
 from . import __version__, batch, engine
-from .errors import InvalidArgumentError, InvalidNotationError, NardyError
 from .diagram import NUMBERS, diagram
+from .errors import InvalidArgumentError, InvalidNotationError, NardyError
 from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
@@ -75,7 +75,7 @@ def _read(text: str, rules: Rules, turn: str | None) -> Position:
     return position
 
 
-_DICE = re.compile(r"\s*(\d+)\s*[-,\s]\s*(\d+)\s*|\s*(\d)(\d)\s*")
+_DICE = re.compile(r"\s*(\d{1,3})\s*[-,\s]\s*(\d{1,3})\s*|\s*(\d)(\d)\s*")
 
 
 def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
@@ -287,7 +287,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
     if args.games < 1:
         raise InvalidArgumentError(f"--games is how many games to play, at least 1, got {args.games}")
     output = _output(args.out, (".npz", ".csv")) if args.out else None  # before the games, not after
-    progress = _progress_bar(args.games) if sys.stderr.isatty() else _progress_lines(args.games)
+    bar = sys.stderr.isatty() and args.games >= 20000
+    progress = _progress_bar(args.games) if bar else None if sys.stderr.isatty() else _progress_lines(args.games)
     client = connect(args.scheduler) if args.scheduler else None
     try:
         result = simulate(rules, args.games, seed=args.seed, policy=args.policy, threads=args.threads,
@@ -295,7 +296,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
     finally:
         if client is not None:
             client.close()
-    if sys.stderr.isatty():
+    if bar:
         print(file=sys.stderr)
     print(format_summary(result), file=out)
     if output is not None:
