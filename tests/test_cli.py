@@ -305,6 +305,16 @@ def test_svg_writes_a_png_only_if_it_can(tmp_path, monkeypatch, capsys):
     out = tmp_path / "board.png"
     assert main(["svg", "short", "-o", str(out)]) == 0
     assert out.read_bytes() == b"\x89PNG fake"
+    import types  # cairosvg, when it is installed, comes first
+
+    def svg2png(bytestring, write_to):
+        assert bytestring.startswith(b"<svg")
+        open(write_to, "wb").write(b"\x89PNG from cairosvg")
+
+    monkeypatch.setitem(sys.modules, "cairosvg", types.SimpleNamespace(svg2png=svg2png))
+    assert main(["svg", "short", "-o", str(out)]) == 0
+    assert out.read_bytes() == b"\x89PNG from cairosvg"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png", "rsvg-convert"]
 
 
 # the command line as a user meets it -------------------------------------------------------------
