@@ -70,7 +70,7 @@ class Game:
         starter: Color | None = None,
         cube: bool | None = None,
     ) -> None:
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self._dice = _Dice(seed, dice)
         self.record: list[Event] = []
         self.position: Position | None = None
@@ -84,7 +84,7 @@ class Game:
         self.doubled_by: Color | None = None  # a double waiting for take or drop
         self._last_roll = False  # long nardy, last_roll_draw: the other side's final roll
         if starter is not None:
-            self._begin(Color(starter))
+            self._begin(Color.parse(starter, "starter"))
 
     # the start ------------------------------------------------------------------------------
     def roll_off(self) -> tuple[int, int]:
@@ -235,7 +235,7 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         if isinstance(value, bool) or value not in (1, 2, 3):
             raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
-        loser = self.turn if by is None else Color(by)
+        loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "resigned", value * self.cube_value)
         self.record.append(("resign", int(loser), value))
@@ -287,8 +287,8 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if by is not None and by is not self.turn:
-            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color(by).name.lower()}'s")
+        if by is not None and Color.parse(by, "by") is not self.turn:
+            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color.parse(by).name.lower()}'s")
 
     def history(self) -> list[tuple[Color, str, Any]]:
         """What was played, in order: (who, "move", Move) with the dice and hits, (who, "double",
@@ -356,7 +356,7 @@ class Match:
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), got {length!r}")
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
         self.games: list[Game] = []
@@ -391,15 +391,19 @@ class Match:
             raise IllegalMoveError("finish the current game first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         forced = self.forced_starter()
-        if starter is not None and forced is not None and Color(starter) is not forced:
+        if starter is not None:
+            starter = Color.parse(starter, "starter")
+        if starter is not None and forced is not None and starter is not forced:
             raise IllegalMoveError(
                 f"{forced.name.lower()} starts game {len(self.games) + 1} "
-                f"(next_starter={self.rules.next_starter!r}), not {Color(starter).name.lower()}"
+                f"(next_starter={self.rules.next_starter!r}), not {starter.name.lower()}"
             )
         game = Game(self.rules, seed=seed, dice=dice, starter=forced if starter is None else starter)
         game.match_length = self.length or None
         game.score = (self.score[Color.WHITE], self.score[Color.BLACK])
-        at_match_point = any(points == self.length - 1 for points in self.score.values())
+        # as gnubg decides it: one side at match point and the other not (so never in a 1-point match)
+        leader, trailer = max(self.score.values()), min(self.score.values())
+        at_match_point = self.length > 0 and leader == self.length - 1 and trailer < self.length - 1
         if self.rules.variant is Variant.SHORT and self.rules.crawford and at_match_point and not self._crawford_done:
             game.crawford_game = True
             self._crawford_done = True
