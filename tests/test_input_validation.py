@@ -334,3 +334,32 @@ def test_a_position_valid_only_under_other_rules_unpickles():
 def test_the_errors_of_this_file_are_nardy_errors():
     for error in (InvalidArgumentError, InvalidNotationError, InvalidPositionError, InvalidRulesError):
         assert issubclass(error, NardyError)
+
+
+# found by tests/fuzz ------------------------------------------------------------------------------
+
+def test_a_game_given_dice_that_are_not_a_sequence_or_a_bad_seed_says_so():
+    with pytest.raises(nardy.InvalidDiceError, match="dice must be an iterable"):
+        Game("long", dice=False)
+    for seed in (-1, "x", 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="seed must be"):
+            Game("long", seed=seed)
+
+
+def test_dice_too_large_for_the_core_are_refused_as_dice():
+    with pytest.raises(nardy.InvalidDiceError, match="a die shows 1..6"):
+        Position.start("long").legal_moves((28, 2 ** 31))
+    with pytest.raises(nardy.InvalidDiceError, match="an integer of"):
+        Position.start("long").legal_moves((1, 10 ** 5000))
+
+
+@pytest.mark.parametrize("dice, steps", [((6, 5), None), ([], ()), ((6, 5), [(0, 10 ** 5000)]), ((6, 5), [(24, 18)] * 5),
+                                         ((9, 9), ()), ((6, 5), [("24", 18)]), ((6, 5), [(24,)])])
+def test_a_move_that_is_made_up_is_refused_when_it_is_made(dice, steps):
+    with pytest.raises(InvalidArgumentError):
+        Move(dice, steps)
+
+
+def test_apply_takes_a_move_and_names_the_parameter_otherwise():
+    with pytest.raises(InvalidArgumentError, match="move must be a Move"):
+        Position.start("short").apply("24/18 13/8")

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, quoted
 from .move import Move
 from .notation import MatchState, match_id, resolve
 from .position import Position
@@ -25,7 +25,12 @@ class _Dice:
     """Dice from a seeded generator, or from a list that must not run out."""
 
     def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
-        self._given = None if dice is None else iter(dice)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidArgumentError(f"seed must be a whole number >= 0 or None, got {quoted(seed)}")
+        try:
+            self._given = None if dice is None else iter(dice)
+        except TypeError:
+            raise InvalidDiceError(f"dice must be an iterable of dice, got {quoted(dice)}") from None
         self._rng = np.random.default_rng(seed)
 
     def die(self) -> int:
@@ -36,7 +41,7 @@ class _Dice:
         except StopIteration:
             raise InvalidDiceError("the given dice ran out") from None
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-            raise InvalidDiceError(f"a die shows 1..6, got {d!r}")
+            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)}")
         return d
 
 

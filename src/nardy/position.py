@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine, reference
-from .errors import GameOverError, IllegalMoveError, InvalidPositionError, quoted
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidPositionError, quoted
 from .move import Move, Step
 from .rules import CHECKERS, Color, Rules, Variant
 from .status import Status, describe
@@ -235,6 +235,8 @@ class Position:
         Raises `IllegalMoveError` naming why the move is not legal (e.g. "second checker from
         the head", "the larger die must be played"), or the errors of `legal_moves`.
         """
+        if not isinstance(move, Move):
+            raise InvalidArgumentError(f"move must be a Move (Position.parse_move reads text), got {quoted(move)}")
         rules = self._rules(rules)
         pairs = move.pairs()
         for child, seqs in engine.sequences(self._board, move.dice, rules, backend, last_roll).items():
