@@ -49,15 +49,21 @@ def _xgid_with(**fields: str) -> str:
 ASYMMETRIC = Position.from_points("long", white={1: 2}, black={12: 15}, turn=Color.BLACK, validate=False)
 
 
-@pytest.mark.parametrize("spelling", [Color.WHITE, 0, "white", "WHITE", np.int64(0)])
-def test_every_colour_parameter_reads_the_constructors_spellings(spelling):
-    p = ASYMMETRIC
-    assert p.pip_count(spelling) == p.pip_count(Color.WHITE) == 2
-    assert p.checkers(spelling) == p.checkers(Color.WHITE) == {1: 2}
-    assert p.bar(spelling) == p.bar(Color.WHITE) == 0
-    assert p.borne_off(spelling) == p.borne_off(Color.WHITE) == 13
-    assert p.has_illegal_block(spelling) == p.has_illegal_block(Color.WHITE)
-    assert Position(p.view(), "long", spelling, validate=False).turn is Color.WHITE
+@pytest.mark.parametrize("colour, spellings", [(Color.WHITE, [0, "white", "WHITE", np.int64(0)]),
+                                               (Color.BLACK, [1, "black", "Black", np.uint8(1)])])
+@pytest.mark.parametrize("on_roll", list(Color))
+def test_every_colour_parameter_reads_the_constructors_spellings(colour, spellings, on_roll):
+    p = Position(ASYMMETRIC.view(), "long", Color.BLACK, validate=False)
+    if on_roll is Color.WHITE:
+        p = p.pass_turn()
+    assert (p.pip_count(Color.WHITE), p.pip_count(Color.BLACK)) == (2, 360)
+    for spelling in spellings:
+        assert p.pip_count(spelling) == p.pip_count(colour)
+        assert p.checkers(spelling) == p.checkers(colour)
+        assert p.bar(spelling) == p.bar(colour)
+        assert p.borne_off(spelling) == p.borne_off(colour)
+        assert p.has_illegal_block(spelling) == p.has_illegal_block(colour)
+        assert Position(p.view(), "long", spelling, validate=False).turn is colour
 
 
 @pytest.mark.parametrize("bad", [True, False, 2, -1, "red", "", 0.0, Color, [0]])
