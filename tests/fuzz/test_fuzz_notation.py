@@ -43,8 +43,9 @@ def test_read_position(text, rules, turn):
 @given(text=st.one_of(texts(MATCH_IDS), anything()))
 def test_match_ids(text):
     state = answered_or_refused(notation.parse_match_id, text)
-    if isinstance(state, notation.MatchState):
-        assert notation.parse_match_id(notation.match_id(state)) == state
+    if isinstance(state, notation.MatchState):  # the text nardy writes is read back to itself
+        written = notation.match_id(state)
+        assert notation.match_id(notation.parse_match_id(written)) == written
 
 
 @fuzz
