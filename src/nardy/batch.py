@@ -19,9 +19,17 @@ from .rules import CHECKERS, Rules, Variant
 Boards = npt.NDArray[np.int8]
 
 
+def _array(values: Any, what: str, error: type[Exception]) -> npt.NDArray[Any]:
+    """`np.asarray(values)`, with numpy's own refusals (ragged rows, huge ints) as `error`."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise error(f"{what} must be a rectangular array of integers: {exc}") from None
+
+
 def as_boards(views: Any) -> Boards:
     """(n, 26) C-contiguous int8, or `InvalidPositionError` naming what is wrong (nothing truncated)."""
-    array = np.asarray(views)
+    array = _array(views, "boards", InvalidPositionError)
     if array.ndim == 1 and array.shape[0] == 26:
         array = array.reshape(1, 26)
     if array.ndim != 2 or array.shape[1] != 26:
@@ -29,14 +37,15 @@ def as_boards(views: Any) -> Boards:
     if not np.issubdtype(array.dtype, np.integer):
         raise InvalidPositionError(f"boards must hold integers, got dtype {array.dtype}")
     if array.size and (array.min() < -CHECKERS or array.max() > CHECKERS):
-        row = int(np.nonzero((np.abs(array.astype(np.int64)) > CHECKERS).any(axis=1))[0][0])
+        # compared in the array's own type: no conversion that could wrap (uint64, int64 extremes)
+        row = int(np.nonzero(((array < -CHECKERS) | (array > CHECKERS)).any(axis=1))[0][0])
         raise InvalidPositionError(f"row {row}: an entry is outside -15..15: {array[row].tolist()}")
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
 def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     """(n, 2) C-contiguous int8 dice in 1..6, or `InvalidDiceError`."""
-    array = np.asarray(rolls)
+    array = _array(rolls, "rolls", InvalidDiceError)
     if array.shape != (n, 2):
         raise InvalidDiceError(f"rolls must have shape ({n}, 2), got {array.shape}")
     if not np.issubdtype(array.dtype, np.integer):
@@ -49,7 +58,7 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
 
 
 def generate(
-    views: Any, rolls: Any, rules: Rules, *, backend: str | None = None
+    views: Any, rolls: Any, rules: Rules | Variant | str, *, backend: str | None = None
 ) -> tuple[Boards, npt.NDArray[np.int64], npt.NDArray[np.int8]]:
     """The distinct results of every (board, roll) row.
 
@@ -69,6 +78,7 @@ def generate(
     """
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
+    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
         return _generate_reference(boards, dice, rules)
     code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
@@ -95,17 +105,19 @@ def _generate_reference(boards: Boards, dice: npt.NDArray[np.int8], rules: Rules
             np.array(moves, np.int8).reshape(-1, 8))
 
 
-def pips(views: Any, variant: Variant, *, backend: str | None = None) -> npt.NDArray[np.int32]:
+def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int32]:
     """(n, 2) int32: each row's (mover's, opponent's) pip count."""
     boards = as_boards(views)
+    variant = Variant.parse(variant)
     if engine.backend_of(backend) == "python":
         return np.array([reference.pips(b, variant) for b in boards.tolist()], np.int32).reshape(-1, 2)
     return engine._core.pips(boards, 0 if variant is Variant.LONG else 1)
 
 
-def illegal_blocks(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
+def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
     """(n,) uint8: bit 0 set when the mover holds an illegal six-block, bit 1 when the opponent does."""
     boards = as_boards(views)
+    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
         return np.array(
             [reference.illegal_block(b, rules, 1) | reference.illegal_block(b, rules, -1) << 1 for b in boards.tolist()],
@@ -114,17 +126,19 @@ def illegal_blocks(views: Any, rules: Rules, *, backend: str | None = None) -> n
     return engine._core.blocks(boards, engine.core_rules(rules))
 
 
-def status(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
+def status(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
     """(n,) uint32: each row's `nardy.Status` flags (0 = valid)."""
     boards = as_boards(views)
+    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
         return np.array([reference.status(b, rules) for b in boards.tolist()], np.uint32)
     return engine._core.status(boards, engine.core_rules(rules))
 
 
-def flip(views: Any, variant: Variant, *, backend: str | None = None) -> Boards:
+def flip(views: Any, variant: Variant | str, *, backend: str | None = None) -> Boards:
     """(n, 26) int8: each row seen by the other side (the turn passed)."""
     boards = as_boards(views)
+    variant = Variant.parse(variant)
     if engine.backend_of(backend) == "python":
         return np.array([reference.flip(b, variant) for b in boards.tolist()], np.int8).reshape(-1, 26)
     return engine._core.flip(boards, 0 if variant is Variant.LONG else 1)

@@ -115,7 +115,7 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
         if type(d1) is not int or type(d2) is not int:
             d1, d2 = check_dice(dice)
         code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         check_dice(dice)  # names what is wrong with the dice
         raise
     if code:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, quoted
 from .move import Move
 from .notation import MatchState, match_id, resolve
 from .position import Position
@@ -25,7 +25,12 @@ class _Dice:
     """Dice from a seeded generator, or from a list that must not run out."""
 
     def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
-        self._given = None if dice is None else iter(dice)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidArgumentError(f"seed must be a whole number >= 0 or None, got {quoted(seed)}")
+        try:
+            self._given = None if dice is None else iter(dice)
+        except TypeError:
+            raise InvalidDiceError(f"dice must be an iterable of dice, got {quoted(dice)}") from None
         self._rng = np.random.default_rng(seed)
 
     def die(self) -> int:
@@ -36,7 +41,7 @@ class _Dice:
         except StopIteration:
             raise InvalidDiceError("the given dice ran out") from None
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-            raise InvalidDiceError(f"a die shows 1..6, got {d!r}")
+            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)}")
         return d
 
 
@@ -70,7 +75,7 @@ class Game:
         starter: Color | None = None,
         cube: bool | None = None,
     ) -> None:
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self._dice = _Dice(seed, dice)
         self.record: list[Event] = []
         self.position: Position | None = None
@@ -84,7 +89,7 @@ class Game:
         self.doubled_by: Color | None = None  # a double waiting for take or drop
         self._last_roll = False  # long nardy, last_roll_draw: the other side's final roll
         if starter is not None:
-            self._begin(Color(starter))
+            self._begin(Color.parse(starter, "starter"))
 
     # the start ------------------------------------------------------------------------------
     def roll_off(self) -> tuple[int, int]:
@@ -235,7 +240,7 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         if isinstance(value, bool) or value not in (1, 2, 3):
             raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
-        loser = self.turn if by is None else Color(by)
+        loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "resigned", value * self.cube_value)
         self.record.append(("resign", int(loser), value))
@@ -287,8 +292,8 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if by is not None and by is not self.turn:
-            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color(by).name.lower()}'s")
+        if by is not None and Color.parse(by, "by") is not self.turn:
+            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color.parse(by).name.lower()}'s")
 
     def history(self) -> list[tuple[Color, str, Any]]:
         """What was played, in order: (who, "move", Move) with the dice and hits, (who, "double",
@@ -388,7 +393,7 @@ class Match:
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), got {length!r}")
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
         self.games: list[Game] = []
@@ -423,15 +428,19 @@ class Match:
             raise IllegalMoveError("finish the current game first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         forced = self.forced_starter()
-        if starter is not None and forced is not None and Color(starter) is not forced:
+        if starter is not None:
+            starter = Color.parse(starter, "starter")
+        if starter is not None and forced is not None and starter is not forced:
             raise IllegalMoveError(
                 f"{forced.name.lower()} starts game {len(self.games) + 1} "
-                f"(next_starter={self.rules.next_starter!r}), not {Color(starter).name.lower()}"
+                f"(next_starter={self.rules.next_starter!r}), not {starter.name.lower()}"
             )
         game = Game(self.rules, seed=seed, dice=dice, starter=forced if starter is None else starter)
         game.match_length = self.length or None
         game.score = (self.score[Color.WHITE], self.score[Color.BLACK])
-        at_match_point = any(points == self.length - 1 for points in self.score.values())
+        # as gnubg decides it: one side at match point and the other not (so never in a 1-point match)
+        leader, trailer = max(self.score.values()), min(self.score.values())
+        at_match_point = self.length > 0 and leader == self.length - 1 and trailer < self.length - 1
         if self.rules.variant is Variant.SHORT and self.rules.crawford and at_match_point and not self._crawford_done:
             game.crawford_game = True
             self._crawford_done = True
