@@ -54,6 +54,27 @@ class MatchRecord:
         return self.match.games
 
 
+def format_options(options: dict[str, Any]) -> str:
+    """Rule options as nardy's `Rules` tag writes them: "block_rule=home koks=true"."""
+    return " ".join(f"{k}={str(options[k]).lower()}" for k in OPTIONS if k in options)
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """The rule options of a `Rules` tag (see `format_options`)."""
+    options: dict[str, Any] = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        if name not in OPTIONS:
+            raise InvalidNotationError(f"unknown rule option {name!r} in the Rules tag")
+        if isinstance(OPTIONS[name][1][0], bool):
+            if value not in ("true", "false"):
+                raise InvalidNotationError(f"rule option {name} is true or false, got {value!r}")
+            options[name] = value == "true"
+        else:
+            options[name] = value
+    return options
+
+
 # writing ------------------------------------------------------------------------------------------
 
 def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White", "Black"),
@@ -71,7 +92,7 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     header = {**(tags or {}), "Variation": VARIATIONS[rules.variant]}
     changed = rules.non_defaults()
     if changed:
-        header["Rules"] = " ".join(f"{k}={str(changed[k]).lower()}" for k in OPTIONS if k in changed)
+        header["Rules"] = format_options(changed)
     for tag, value in header.items():
         if not re.fullmatch(r"[A-Za-z][\w ]*", tag) or not isinstance(value, str) or "\n" in value:
             raise InvalidArgumentError(f"a header tag is a word and a one-line value, got {tag!r}: {value!r}")
@@ -99,16 +120,21 @@ def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
             lines.append((row + text).rstrip())
             row = ""
         cells += 1
+    result = game.result
+    if result is not None and result.winner is Color.BLACK and row:
+        # Black's win ends the row White's last action opened, as gnubg writes (its import needs it)
+        points = result.points
+        lines.append(row.ljust(34) + f"Wins {points} point{'s' if points != 1 else ''}")
+        return lines + [""]
     if row:
         lines.append(row.rstrip())
-    if game.result is not None:
-        winner = game.result.winner
-        if winner is None:
+    if result is not None:
+        if result.winner is None:
             lines.append("      Draw")
         else:
-            points = game.result.points
+            points = result.points
             wins = f"Wins {points} point{'s' if points != 1 else ''}"
-            lines.append(("      " if winner is Color.WHITE else " " * 34) + wins)
+            lines.append(("      " if result.winner is Color.WHITE else " " * 34) + wins)
     return lines + [""]
 
 
@@ -117,10 +143,10 @@ def _actions(game: Game) -> Iterator[tuple[Color, str]]:
     for color, kind, value in game.history():
         if kind == "move":
             yield color, f"{value.dice[0]}{value.dice[1]}: {value.plain()}".rstrip()
-        elif kind == "double":
-            yield color, f"Doubles => {value}"
+        elif kind == "double":  # a cube action one character in, as gnubg writes (its import needs it)
+            yield color, f" Doubles => {value}"
         elif kind in ("take", "drop"):
-            yield color, kind.capitalize() + "s"
+            yield color, " " + kind.capitalize() + "s"
 
 
 # reading ------------------------------------------------------------------------------------------
@@ -375,16 +401,7 @@ class _Reader:
                 if value not in ("on", "off", "true", "false"):
                     raise InvalidNotationError(f"the {tag} tag is On or Off, got {value!r}")
                 options[option] = value in ("on", "true")
-        for item in self.tags.pop("Rules", "").split():
-            name, _, value = item.partition("=")
-            if name not in OPTIONS:
-                raise InvalidNotationError(f"unknown rule option {name!r} in the Rules tag")
-            if isinstance(OPTIONS[name][1][0], bool):
-                if value not in ("true", "false"):
-                    raise InvalidNotationError(f"rule option {name} is true or false, got {value!r}")
-                options[name] = value == "true"
-            else:
-                options[name] = value
+        options.update(parse_options(self.tags.pop("Rules", "")))
         rules = Rules(variant, **options)
         if self.given is not None and self.given != rules:
             raise InvalidNotationError(f"the file is played with {rules!r}, not {self.given!r}")
