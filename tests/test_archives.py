@@ -153,3 +153,47 @@ def test_an_unwritable_folder_leaves_nothing(tmp_path):
     with pytest.raises(OSError):
         matfile.dump(Match("short", 1), tmp_path / "missing" / "m.mat")
     assert os.listdir(tmp_path) == []
+
+
+# the command line -------------------------------------------------------------------------------
+
+def test_replay_many_files_one_line_each_and_the_exit_code(capsys):
+    from nardy.cli import main
+
+    assert main(["replay", str(DATA)]) == 2  # three files need lenient reading: it goes on past them
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == 6 and "3 of 6 files could not be read" in err
+    assert f"{DATA / 'server-steps.mat'}: 3 game(s), 122 moves, score gnubg 1, root 4" in lines
+    assert any(line.startswith(f"{DATA / 'mid-match.mat'}: error: game 3, line 5: the file starts at game 3") for line in lines)
+    assert main(["replay", "--lenient", str(DATA / "*.mat")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 6
+    assert f"{DATA / 'forced-left-out.mat'}: 4 game(s), 138 moves, score gnubg 0, root 9, 1 warning(s): " \
+           "game 3, line 44: played the forced move bar/23 bar/21, which the file leaves out" in lines
+
+
+def test_replay_of_one_file_prints_its_warnings(capsys):
+    from nardy.cli import main
+
+    assert main(["replay", "--lenient", str(DATA / "mid-match.mat")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "warning: game 3, line 5: the file starts at game 3, not game 1\n"
+        "warning: game 3, line 6: the match starts at 1-1, not 0-0")
+
+
+def test_convert_match_both_ways(tmp_path, capsys):
+    from nardy import sgf
+    from nardy.cli import main
+
+    original = matfile.load(DATA / "gnubg-export-2.mat")
+    assert main(["convert-match", str(DATA / "gnubg-export-2.mat"), str(tmp_path / "m.sgf")]) == 0
+    assert main(["convert-match", str(tmp_path / "m.sgf"), str(tmp_path / "m.mat")]) == 0
+    for record in (sgf.load(tmp_path / "m.sgf"), matfile.load(tmp_path / "m.mat")):
+        assert [g.history() for g in record.games] == [g.history() for g in original.games]
+        assert record.match.score == original.match.score and record.players == original.players
+    assert main(["convert-match", str(DATA / "server-noise.mat"), str(tmp_path / "n.sgf")]) == 2
+    assert not (tmp_path / "n.sgf").exists()
+    assert main(["convert-match", "--lenient", str(DATA / "server-noise.mat"), str(tmp_path / "n.sgf")]) == 0
+    assert main(["convert-match", str(tmp_path / "m.sgf"), str(tmp_path / "m.txt")]) == 2
+    assert "a match file ends in .mat or .sgf" in capsys.readouterr().err

@@ -329,7 +329,7 @@ class _Reader:
     def _tolerate(self, message: str) -> None:
         """A deviation: an error when strict, else a warning."""
         if self.strict:
-            raise IllegalMoveError(message + " (read it with strict=False to accept this)")
+            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.number, self.line, message))
 
     def _line(self, raw: str) -> None:
@@ -447,7 +447,7 @@ class _Reader:
         moves = self.game.legal_moves()
         if self.strict or len(moves) != 1:
             raise IllegalMoveError(f"the roll on line {line} shows no move, but it can be played"
-                                   + ("" if len(moves) != 1 else " (it is forced: read with strict=False to play it)"))
+                                   + ("" if len(moves) != 1 else " (it is forced: lenient reading, strict=False, plays it)"))
         self.game.play(moves[0])
         self.warnings.append(ReadWarning(self.number, line or self.line, f"played the forced move {moves[0]}, which the file leaves out"))
 

@@ -233,7 +233,7 @@ class _Reader:
 
     def _tolerate(self, message: str) -> None:
         if self.strict:
-            raise IllegalMoveError(message + " (read it with strict=False to accept this)")
+            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.game_number, self.node, message))
 
     def read(self, trees: list[list[Node]]) -> MatchRecord:
