@@ -21,16 +21,16 @@ HAVE_GNUBG = importlib.util.find_spec("gnubg") is not None
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
 def test_played_matches_read_back_to_identical_games(rules):
-    for seed in range(4):
-        match = play_match(rules, [0, 1, 3, 7][seed % 4], seed)
+    for seed in range(2):
+        match = play_match(rules, [0, 3][seed], seed)
         text = sgf.write(match, ("Alice", "Bob [the second]"), {"EventDate": "2026.11.29", "Event": "tests"})
         record = sgf.read(text)
         same_games(match, record.match)
         assert record.players == ("Alice", "Bob [the second]")
         assert record.tags == {"EventDate": "2026.11.29", "Event": "tests"}
         assert sgf.write(record) == text
-        # and through the .mat format
-        same_games(match, sgf.read(sgf.write(matfile.read(matfile.write(record)))).match)
+        if seed == 0:  # and through the .mat format
+            same_games(match, sgf.read(sgf.write(matfile.read(matfile.write(record)))).match)
 
 
 def test_long_nardy_uses_nardy_s_own_properties():
@@ -119,7 +119,7 @@ def plays(text: str) -> list[tuple[dict[str, list[str]], list[str]]]:
 
 @pytest.mark.skipif(not HAVE_GNUBG, reason="the gnubg wheel is not installed (x86_64 Linux, Python 3.11)")
 @pytest.mark.parametrize("rules, length, seed", [
-    (Rules("short"), 5, 1), (Rules("short"), 0, 2), (Rules("short"), 0, 3), (Rules("short"), 1, 4),
+    (Rules("short"), 5, 1), (Rules("short"), 0, 2), (Rules("short"), 1, 4),
     (Rules("short"), 3, 7), (Rules("short"), 7, 6),  # (seed 5 resigns a game before its first move: gnubg drops it)
 ])
 def test_gnubg_writes_the_sgf_nardy_writes(rules, length, seed, tmp_path):
@@ -140,7 +140,7 @@ def test_gnubg_writes_the_sgf_nardy_writes(rules, length, seed, tmp_path):
 
 
 @pytest.mark.skipif(not HAVE_GNUBG, reason="the gnubg wheel is not installed (x86_64 Linux, Python 3.11)")
-@pytest.mark.parametrize("length, seed", [(3, 11), (7, 12), (5, 13)])
+@pytest.mark.parametrize("length, seed", [(3, 11), (7, 12)])
 def test_matches_gnubg_plays_read_the_same_from_its_sgf_and_its_mat(length, seed, tmp_path):
     players = [f"set player {p} {c}" for p in (0, 1) for c in
                ("gnubg", "chequerplay evaluation plies 0", "cubedecision evaluation plies 0")]
