@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nardy import Color, Match, matfile
 from nardy.errors import IllegalMoveError, InvalidNotationError
@@ -197,3 +199,18 @@ def test_convert_match_both_ways(tmp_path, capsys):
     assert main(["convert-match", "--lenient", str(DATA / "server-noise.mat"), str(tmp_path / "n.sgf")]) == 0
     assert main(["convert-match", str(tmp_path / "m.sgf"), str(tmp_path / "m.txt")]) == 2
     assert "a match file ends in .mat or .sgf" in capsys.readouterr().err
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(st.text(max_size=300), st.builds(lambda a, b: a + b, st.sampled_from([GAME, "(;GM[6]MI[length:3]"]),
+                                                           st.text(alphabet=" \n;:[]()*/0123456789abwxyzWBDoublesTakesWin=>", max_size=200))),
+       strict=st.booleans())
+def test_any_text_gives_a_record_or_nardy_s_error(text, strict):
+    from nardy import sgf
+    from nardy.errors import NardyError
+
+    for reader in (matfile.read, sgf.read):
+        try:
+            reader(text, strict=strict)
+        except NardyError:
+            pass
