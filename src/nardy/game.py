@@ -246,6 +246,20 @@ class Game:
         self.record.append(("resign", int(loser), value))
         self.record.append(("result", int(loser.other), "resigned", self.result.points))
 
+    def forfeit(self, points: int, by: Color | None = None) -> None:
+        """`by` (default: the side to act) loses the game by forfeit or penalty: `points` go to the
+        other side whatever the game could be worth (a server's record of an abandoned match)."""
+        self._started()
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise InvalidArgumentError(f"a forfeit gives a whole number of points, at least 1, got {points!r}")
+        loser = self.turn if by is None else Color(by)
+        self.doubled_by = self.dice = None
+        self.result = Result(loser.other, "forfeit", points)
+        self.record.append(("forfeit", int(loser), points))
+        self.record.append(("result", int(loser.other), "forfeit", points))
+
     def _answer(self, by: Color | None) -> None:
         self._playing(by)
         if self.doubled_by is None:
@@ -267,7 +281,7 @@ class Game:
             cube_owner=None if self.cube_owner is None else int(self.cube_owner is Color.WHITE),
             on_roll=int(position.turn is Color.WHITE),
             crawford=self.crawford_game,
-            game_state={None: 1, "dropped": 4, "resigned": 3}.get(kind, 2),
+            game_state={None: 1, "dropped": 4, "resigned": 3, "forfeit": 3}.get(kind, 2),
             turn=int(self.turn is Color.WHITE),
             double_offered=self.doubled_by is not None,
             dice=self.dice,
@@ -297,7 +311,8 @@ class Game:
 
     def history(self) -> list[tuple[Color, str, Any]]:
         """What was played, in order: (who, "move", Move) with the dice and hits, (who, "double",
-        new cube value), (who, "take" | "drop", None), (who, "resign", 1 | 2 | 3). The roll-off is
+        new cube value), (who, "take" | "drop", None), (who, "resign", 1 | 2 | 3), (who, "forfeit",
+        points). The roll-off is
         not part of it: `starter` says who began."""
         if self.starter is None:
             return []
@@ -323,6 +338,8 @@ class Game:
                 out.append((position.turn.other, kind, None))
             elif kind == "resign":
                 out.append((Color(event[1]), "resign", event[2]))
+            elif kind == "forfeit":
+                out.append((Color(event[1]), "forfeit", event[2]))
         return out
 
     # display -----------------------------------------------------------------------------------
@@ -380,6 +397,8 @@ class Game:
                 getattr(game, kind)()
             elif kind == "resign":
                 game.resign(event[2], Color(event[1]))
+            elif kind == "forfeit":
+                game.forfeit(event[2], Color(event[1]))
         return game
 
 

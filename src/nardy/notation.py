@@ -83,46 +83,56 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
             backend: str | None = None, last_roll: bool = False) -> Move:
     """The legal move of `dice` from `position` that `text` denotes.
 
-    Raises `InvalidNotationError` (unreadable, or ambiguous), `IllegalMoveError` (readable but
-    not a legal play of this roll), and the errors of `Position.legal_moves`.
+    The text denotes the legal plays that move the checkers it names (the net movement) and
+    land on every point it names, in the order each of its paths gives; a `*` narrows them to
+    plays that hit there. Of what remains, a play that hits on a point the text does not name
+    is meant only if nothing else remains ("24/13" is the play that hits nothing on the way,
+    if there is one; canonical text shows an intermediate hit, "24/18*/13").
+
+    Raises `InvalidNotationError` (unreadable, or two plays remain), `IllegalMoveError`
+    (readable but not a legal play of this roll), and the errors of `Position.legal_moves`.
     """
     chains = parse_chains(text)
     wanted = _net([(p[i], p[i + 1]) for p, _ in chains for i in range(len(p) - 1)])
-    passing = {q for p, _ in chains for q in p[1:-1]}
+    paths = [p[1:] for p, _ in chains]  # the points each path lands on, in its order
     mentioned = {q for p, _ in chains for q in p[1:]}
     starred = set().union(*(h for _, h in chains)) if chains else set()
     rules = position._rules(rules)
     board = position.view()
-    # plays that move the same checkers through the points the text names; the text's `*` and
-    # the points it leaves out choose between them ("24/13" is the play that hits nothing on
-    # the way, if there is one), as gnubg prints them, but like gnubg's reader they are optional
-    # The net movement and the blots hit are the same for every sequence reaching a result, so
-    # only a text naming intermediate points needs each result's sequences, not just one.
     results = engine.results(position.to_bytes(), dice, rules, backend, last_roll)
-    if passing:
-        grouped = engine.sequences(position.to_bytes(), dice, rules, backend, last_roll)
-        candidates = [(child, grouped[child]) for child, pairs in results if _net(pairs) == wanted]
-    else:
-        candidates = [(child, [pairs]) for child, pairs in results if _net(pairs) == wanted]
-    tiers: list[list[tuple[bytes, engine.Pairs]]] = [[], [], []]
-    for child, sequences in candidates:
+    grouped: dict[bytes, list[engine.Pairs]] | None = None
+    remaining: list[tuple[bytes, set[int]]] = []
+    for child, pairs in results:
+        if _net(pairs) != wanted:
+            continue
         after = engine.as_ints(child)
         hit = {q for q in range(1, 25) if board[q] == -1 and after[q] >= 0}  # blots that were hit
-        for pairs in sequences:
-            if passing <= {dst for _, dst in pairs}:
-                tier = 0 if starred <= hit and hit <= mentioned else 1 if starred <= hit else 2
-                tiers[tier].append((child, pairs))
-                break
-    found = next((tier for tier in tiers if tier), [])
+        if not starred <= hit:
+            continue
+        if not _lands(pairs, paths):  # another order of the same play may land there
+            if grouped is None:
+                grouped = engine.sequences(position.to_bytes(), dice, rules, backend, last_roll)
+            if not any(_lands(other, paths) for other in grouped[child]):
+                continue
+        remaining.append((child, hit))
+    found = [child for child, hit in remaining if hit <= mentioned] or [child for child, _ in remaining]
     if not found:
         raise IllegalMoveError(f"{text!r} is not a legal play of {dice[0]}-{dice[1]} in {position!r}")
-    if len({child for child, _ in found}) > 1:
-        options = " or ".join(str(position.move(dice, pairs)) for _, pairs in found)
+    by_child = dict(results)
+    if len(found) > 1:
+        options = " or ".join(str(position.move(dice, by_child[child])) for child in found)
         raise InvalidNotationError(f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: {options}")
-    for child, pairs in results:
-        if child == found[0][0]:
-            return position.move(dice, pairs)  # the representative, as legal_moves gives it
-    raise AssertionError("unreachable: the result is among the legal ones")  # pragma: no cover
+    return position.move(dice, by_child[found[0]])  # the representative, as legal_moves gives it
+
+
+def _lands(pairs: Sequence[tuple[int, int]], paths: Sequence[Sequence[int]]) -> bool:
+    """Does the sequence land on every point of every path, each path's points in its order?"""
+    landings = [dst for _, dst in pairs]
+    for path in paths:
+        rest = iter(landings)
+        if not all(any(q == dst for dst in rest) for q in path):
+            return False
+    return True
 
 
 # position IDs -------------------------------------------------------------------------------------
