@@ -270,7 +270,8 @@ def test_gymnasium_adapter_follows_the_vector_conventions(observation):
     gymnasium = pytest.importorskip("gymnasium")
     from nardy.env import GymnasiumVectorEnv
 
-    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation)
+    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation,
+                             autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
     assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 6
     assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
     obs, info = env.reset(seed=4)

@@ -51,7 +51,7 @@ def walk(env):
                          ids=repr)
 def test_the_mask_covers_exactly_the_legal_plays(rules):
     """Following the mask from a turn's start gives every legal step sequence the move generator
-    lists (every order) and no other, each ending on its result.
+    lists (every order) and no other, each ending on its result."""
     env = NardyEnv(rules)
     rng = np.random.default_rng(1)
     obs, info = env.reset(seed=3)
@@ -139,3 +139,120 @@ def test_illegal_and_malformed_actions():
         NardyEnv("long").step(0)
     with pytest.raises(InvalidArgumentError):
         NardyEnv("long", illegal_action="ignore")
+
+
+def test_registration_and_make_vec():
+    env = gymnasium.make("nardy/ShortNardy-v0")
+    assert isinstance(env.unwrapped, NardyEnv) and env.unwrapped.rules == Rules("short")
+    assert gymnasium.make("nardy/LongNardy-v0").unwrapped.rules == Rules("long")
+    envs = gymnasium.make_vec("nardy/LongNardy-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(envs, GymnasiumVectorEnv) and envs.num_envs == 3
+    sync = gymnasium.make_vec("nardy/ShortNardy-v0", num_envs=2, vectorization_mode="sync")
+    obs, info = sync.reset(seed=1)
+    assert obs.shape == (2, 30) and info["action_mask"].shape == (2, ACTIONS)
+
+
+def test_import_nardy_does_not_import_gymnasium():
+    import subprocess
+    import sys
+
+    code = "import sys, nardy, nardy.env; assert 'gymnasium' not in sys.modules"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+# --- the vector adapter ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("observation", ["board", "features"])
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_vector_autoreset_modes_and_spaces(observation, mode):
+    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation, autoreset_mode=mode)
+    twin = VectorEnv("short", 6, seed=1, observation=observation)  # same-step: the core's own mode
+    assert env.metadata["autoreset_mode"] is mode
+    obs, info = env.reset(seed=4)
+    twin.reset(seed=4)
+    assert env.observation_space.contains(obs) and info == {}
+    assert env.single_action_space == gymnasium.spaces.Discrete(MAX_AFTERSTATES[env.env.variant])
+    resetting = np.zeros(6, np.bool_)
+    ended = 0
+    for _ in range(400):
+        assert (env.action_space.nvec == np.diff(env.offsets)).all()
+        assert (env.action_space.nvec <= env.single_action_space.n).all()
+        actions = env.action_space.sample()
+        assert env.action_space.contains(actions)
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)  # final observations included
+        done = terminated | truncated
+        if mode is AutoresetMode.NEXT_STEP:
+            # a slot that ended last step now shows its new game, reward 0, its action ignored
+            assert (rewards[resetting] == 0).all() and not done[resetting].any()
+            assert "final_obs" not in info
+            if done.any():
+                assert (obs[done, 26:] == 0).all() if observation == "board" else (obs[done, 198:] == 0).all()
+            resetting = done
+        else:
+            tobs, trewards, tterm, ttrunc, tinfo = twin.step(actions)
+            assert np.array_equal(obs, tobs) and np.array_equal(rewards, trewards)
+            if done.any():
+                assert (info["_final_info"] == done).all() and (info["final_info"]["_winner"] == done).all()
+                assert np.array_equal(info["final_info"]["points"], tinfo["points"])
+                assert env.single_observation_space.contains(info["final_obs"][np.flatnonzero(done)[0]])
+        ended += int(done.sum())
+        if done.any():
+            assert (rewards[terminated] != 0).all()
+    assert ended > 0
+
+
+def test_vector_list_seeds_and_reproducibility():
+    def run(seed):
+        env = GymnasiumVectorEnv("long", 3, seed=0)
+        obs, _ = env.reset(seed=seed)
+        out = [obs]
+        for _ in range(100):
+            obs, rewards, *_ = env.step(env.action_space.sample())
+            out.append(obs)
+        return np.stack(out)
+
+    assert (run(7) == run(7)).all() and not (run(7) == run(8)).all()
+    listed = GymnasiumVectorEnv("long", 3)
+    obs, _ = listed.reset(seed=[3, 4, 3])
+    one, _ = VectorEnv("long", 1).reset(seed=4)
+    assert np.array_equal(obs[1], one[0]) and np.array_equal(obs[0], obs[2])
+    with pytest.raises(InvalidArgumentError):
+        GymnasiumVectorEnv("long", 2, autoreset_mode="disabled")
+
+
+def test_gymnasiums_vector_wrappers_run_over_it():
+    from gymnasium.wrappers import vector as vw
+
+    env = vw.RecordEpisodeStatistics(GymnasiumVectorEnv("short", 8, seed=2, max_plies=60))
+    env = vw.TransformObservation(env, lambda o: o.astype(np.float32) / 15,
+                                  single_observation_space=gymnasium.spaces.Box(-1, 1, (28,), np.float32))
+    env = vw.ClipReward(env, -1, 1)
+    env.reset(seed=1)
+    episodes = []
+    for _ in range(300):
+        obs, rewards, terminated, truncated, info = env.step(env.unwrapped.action_space.sample())
+        assert obs.dtype == np.float32 and (np.abs(rewards) <= 1).all()
+        if "episode" in info:
+            done = info["_episode"]
+            episodes += info["episode"]["l"][done].tolist()
+    assert episodes and max(episodes) <= 60  # max_plies=60 truncates the longest games
+    wrapped = vw.DictInfoToList(GymnasiumVectorEnv("long", 2, seed=1))
+    _, infos = wrapped.reset()
+    assert infos == [{}, {}]
+
+
+def test_gymnasiums_single_env_wrappers_run_over_it():
+    from gymnasium.wrappers import RecordEpisodeStatistics, TimeLimit, TransformObservation
+
+    env = gymnasium.make("nardy/ShortNardy-v0")
+    env = RecordEpisodeStatistics(TimeLimit(env, max_episode_steps=25))
+    env = TransformObservation(env, lambda o: o.astype(np.float32),
+                               gymnasium.spaces.Box(-15, 15, (30,), np.float32))
+    obs, info = env.reset(seed=2)
+    for _ in range(25):
+        obs, reward, terminated, truncated, info = env.step(int(masked(info)[0]))
+        assert obs.dtype == np.float32
+        if terminated or truncated:
+            break
+    assert truncated and info["episode"]["l"] == 25
