@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Color, InvalidArgumentError, InvalidPositionError, Position, Rules, engine, reference, simulate
+from nardy import Color, GameOverError, InvalidArgumentError, InvalidPositionError, Position, Rules, engine, reference, simulate
 from nardy.env import VectorEnv, encode
 from nardy.position import own_point
 
@@ -426,3 +426,38 @@ def test_list_seeds_give_each_slot_a_one_game_environments_games():
     for bad in ([1, 2], [1, -2, 3], "123", [1.5, 2, 3]):
         with pytest.raises(InvalidArgumentError, match="seed"):
             VectorEnv("short", 3).reset(seed=bad)
+
+
+def test_a_start_position_plays_simulates_rollouts():
+    p = Position.from_points("short", white={6: 5, 8: 3, 13: 5, 24: 2}, black={1: 2, 12: 5, 17: 3, 19: 5}, turn="black")
+    env = VectorEnv("short", 3, seed=4, start=p)
+    env.reset()
+    assert (env.boards == np.frombuffer(p.to_bytes(), np.int8)).all() and (env.colors == 1).all()
+    env = VectorEnv("short", 3, seed=4, start=p)
+    found = finished_games(env, 4, lambda e: e.sample_actions())
+    s = simulate("short", 12, seed=4, chunk_size=4, policy="random", threads=1, start=p)
+    for i in range(3):
+        chunk = slice(4 * i, 4 * i + 4)
+        assert found[i] == list(zip(s.winner[chunk].tolist(), s.kind[chunk].tolist(), s.plies[chunk].tolist()))
+    with pytest.raises(InvalidArgumentError, match="start must be"):
+        VectorEnv("long", 1, start=p)
+    with pytest.raises(InvalidPositionError):
+        VectorEnv("short", 1, start=Position([0] * 25 + [16], "short", validate=False))
+    with pytest.raises(GameOverError):
+        VectorEnv("short", 1, start=Position.from_points("short", white={}, black={1: 15}))
+
+
+def test_a_start_where_nobody_can_ever_move_is_truncated_or_refused_never_hangs():
+    """Short nardy, both sides on the bar against closed boards: every roll passes for ever."""
+    stuck = Position.from_points("short", white={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, white_bar=3,
+                                 black={19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2}, black_bar=3)
+    try:
+        env = VectorEnv("short", 2, seed=1, max_plies=30, start=stuck)
+    except InvalidPositionError:  # status() may flag such a position as one that can never be played
+        return
+    env.reset()
+    for t in range(1, 31):
+        _, rewards, terminated, truncated, info = env.step(np.zeros(2, np.int64))
+        assert (env.counts == 1).all() and not terminated.any() and (rewards == 0).all()
+        assert truncated.all() == (t == 30)
+    assert (info["plies"] == 30).all() and (info["winner"] == -2).all()

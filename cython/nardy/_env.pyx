@@ -49,6 +49,7 @@ cdef class Games:
     cdef bint koks, opening_dice
     cdef readonly int n
     cdef readonly int32_t max_plies
+    cdef int first_mover
     cdef object lock
     cdef const uint8_t* c_skip
     cdef int8_t start[26]
@@ -85,12 +86,13 @@ cdef class Games:
         memset(&self.g, 0, sizeof(gen_t))
 
     def __init__(self, int n, tuple rules, bint koks, bint opening_dice, const int8_t[::1] start, list generators,
-                 int32_t max_plies):
+                 int32_t max_plies, int first_mover=-1):
         if n < 1 or max_plies < 1:
             raise ValueError("n >= 1 games, max_plies >= 1")
         self.lock = threading.Lock()
         self.n = n
         self.max_plies = max_plies
+        self.first_mover = first_mover
         self.rules.variant, self.rules.head_exception, self.rules.block_rule, self.rules.block_timing, \
             self.rules.last_roll_draw = rules
         self.koks = koks
@@ -239,15 +241,19 @@ cdef class Games:
         return out
 
     cdef void _new_game(self, int i) noexcept nogil:
-        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6)."""
+        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6);
+        from a given start (first_mover 0 or 1), that colour is on roll and rolls at once."""
         cdef bitgen_t* rng = self.rngs[i]
         cdef int8_t* row = self.c_state + i * ROW
-        cdef int a, b, d1, d2
-        self.c_starters[i] = self.c_colors[i] = roll_off(rng, &a, &b)
+        cdef int a = 0, b = 0, d1, d2
+        if self.first_mover < 0:
+            self.c_starters[i] = self.c_colors[i] = roll_off(rng, &a, &b)
+        else:
+            self.c_starters[i] = self.c_colors[i] = self.first_mover
         self.c_plies[i] = 0
         self.c_last[i] = 0
         memcpy(row, self.start, VIEW)
-        if self.opening_dice:
+        if self.opening_dice and a != 0:
             d1, d2 = a, b
         else:
             d1 = roll(rng)

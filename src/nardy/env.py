@@ -10,6 +10,9 @@ that end, starts a new game in their slots (autoreset in the same step, Gymnasiu
 mode), passes the turn, rolls the next mover's dice and generates every slot's afterstates,
 all in the compiled core without the GIL.
 
+With `start=` (a Position), every game of every slot is played on from that position, its
+side on roll rolling at once (a rollout, as `simulate(start=)` plays them).
+
 No game runs forever: one still going after `max_plies` plies (default 10,000; random games
 last about 50 to 150) is truncated, Gymnasium's `truncated`, scored as nothing and restarted.
 Some positions are never left (short nardy: both sides on the bar against closed boards), and
@@ -46,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import InvalidArgumentError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -142,7 +145,7 @@ class VectorEnv:
 
     def __init__(
         self, rules: Rules | Variant | str, num_envs: int, *, seed: int | Sequence[int] | None = None,
-        observation: str = "board", max_plies: int = MAX_PLIES,
+        observation: str = "board", max_plies: int = MAX_PLIES, start: Position | None = None,
     ) -> None:
         from . import _env
 
@@ -159,11 +162,11 @@ class VectorEnv:
         self.max_plies = max_plies
         self.seed = self._seeds(seed)
         self._lock = threading.Lock()
-        start = np.frombuffer(Position.start(self.rules.variant).to_bytes(), np.int8)
+        first_mover, view = self._start(start)
         koks = self.rules.variant is Variant.LONG and self.rules.koks
         try:
             self._games = _env.Games(num_envs, engine.core_rules(self.rules), koks, self.rules.opening == "dice",
-                                     start, self._generators(self.seed), max_plies)
+                                     view, self._generators(self.seed), max_plies, first_mover)
         except MemoryError as exc:
             raise InvalidArgumentError(_memory_message(num_envs, "could not be allocated")) from exc
         self._started = False
@@ -175,6 +178,17 @@ class VectorEnv:
     @property
     def observation_shape(self) -> tuple[int, ...]:
         return (28,) if self.observation == "board" else (OBSERVATION_FEATURES,)
+
+    def _start(self, start: Position | None) -> tuple[int, npt.NDArray[np.int8]]:
+        """(first mover, its view): -1 and the start position for new games with a roll-off."""
+        if start is None:
+            return -1, np.frombuffer(Position.start(self.rules.variant).to_bytes(), np.int8)
+        if not isinstance(start, Position) or start.variant is not self.rules.variant:
+            raise InvalidArgumentError(f"start must be a {self.rules.variant.value} nardy Position, got {start!r}")
+        start.validate(self.rules)
+        if start.is_game_over():
+            raise GameOverError(f"the game is over in the start position {start!r}")
+        return int(start.turn), np.frombuffer(start.to_bytes(), np.int8)
 
     def _seeds(self, seed: int | Sequence[int] | None) -> int | tuple[int, ...]:
         """One seed for all slots, or one per slot (a list, as Gymnasium's vector envs take)."""
