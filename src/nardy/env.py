@@ -14,7 +14,7 @@ With `start=` (a Position), every game of every slot is played on from that posi
 side on roll rolling at once (a rollout, as `simulate(start=)` plays them).
 
 No game runs forever: one still going after `max_plies` plies (default 10,000; random games
-last about 50 to 150) is truncated, Gymnasium's `truncated`, scored as nothing and restarted.
+last 40 to 400) is truncated, Gymnasium's `truncated`, scored as nothing and restarted.
 Some positions are never left (short nardy: both sides on the bar against closed boards), and
 there the limit is what ends the game.
 
