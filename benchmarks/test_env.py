@@ -86,7 +86,7 @@ def test_gymnasium_vector_steps(benchmark, variant):
     benchmark.group = f"env-steps-{variant}"
     env = GymnasiumVectorEnv(variant, 4096, seed=1)
     env.reset()
-    for _ in range(WARM_UP):
+    for _ in range(WARM_UP // 3):
         env.step(env.env.sample_actions())
 
     def play_adapter(steps: int) -> int:
