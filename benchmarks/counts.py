@@ -199,7 +199,9 @@ def measure(log=sys.stderr) -> dict[str, Any]:
     marker = symbol(*kernels.MARKER)
     with tempfile.TemporaryDirectory(prefix="nardy-counts-") as tmp:
         out, units = Path(tmp) / "cg.out", Path(tmp) / "units.json"
-        command = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "--collect-atstart=no",
+        # with address-space randomisation off, even the allocator's paths repeat exactly
+        norandom = ["setarch", platform.machine(), "--addr-no-randomize"] if shutil.which("setarch") else []
+        command = [*norandom, "valgrind", "--tool=callgrind", "--cache-sim=yes", "--collect-atstart=no",
                    *(f"--toggle-collect={s}" for s in toggles), f"--dump-before={marker}",
                    f"--callgrind-out-file={out}", sys.executable, "-m", "benchmarks.kernels", str(units)]
         workload_env = dict(os.environ, PYTHONHASHSEED="0", NARDY_CACHE_DIR=str(Path(tmp) / "cache"),

@@ -143,11 +143,11 @@ def simulate(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
     return run
 
 
-def environment(variant: str, steps: int = 0):
-    """A VectorEnv of 64 games after `steps` random steps (none of them measured)."""
+def environment(variant: str, steps: int, games: int = 256):
+    """A VectorEnv of `games` games after `steps` random steps (none of them measured)."""
     from nardy.env import VectorEnv
 
-    env = VectorEnv(variant, 64, seed=1)
+    env = VectorEnv(variant, games, seed=1)
     env.reset()
     for _ in range(steps):
         env.step(env.sample_actions())
@@ -189,7 +189,7 @@ def afterstate_features(variant: str) -> Callable[[Callable[[], None]], dict[str
 
 
 def observation_features(begin: Callable[[], None]) -> dict[str, int]:
-    env = environment("short", 20)
+    env = environment("short", 20, 1024)
     begin()
     env._games.observation_features()
     return {"game": env.num_envs}

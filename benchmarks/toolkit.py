@@ -22,7 +22,8 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
 
     @functools.wraps(main)
     def run(*args, **kwargs) -> int:
-        prog = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else "benchmarks"
+        module = main.__module__ if main.__module__ != "__main__" else Path(sys.argv[0]).stem
+        prog = f"benchmarks.{module.rsplit('.', 1)[-1]}"
         try:
             return main(*args, **kwargs)
         except ToolError as error:
