@@ -1,6 +1,7 @@
 """The performance history: one JSON object per line, and a plot of every kernel's count over commits.
 
     python -m benchmarks.history plot FILE [-o history.svg] [--metric Ir]
+    python -m benchmarks.history verdicts FILE    # how often the comparisons called a regression
 
 `python -m benchmarks.counts check --history FILE` appends the counts of a run (kind "counts"),
 `python -m benchmarks.compare ... --history FILE` its ratios (kind "compare"). The plot draws
@@ -112,6 +113,23 @@ def svg(labels: Sequence[str], kernels: dict[str, list[float | None]], metric: s
     return "\n".join(out) + "\n"
 
 
+def verdicts(records: Sequence[dict[str, Any]]) -> str:
+    """How often the "compare" records called each benchmark SLOWER or FASTER, and any benchmark SLOWER."""
+    runs = [r for r in records if r.get("kind") == "compare"]
+    if not runs:
+        raise ToolError("the history holds no compare records")
+    names = list(dict.fromkeys(name for r in runs for name in r.get("ratios", {})))
+    lines = [f"{len(runs)} comparisons; a regression (any benchmark SLOWER) in "
+             f"{sum(any(v.get('verdict') == 'SLOWER' for v in r.get('ratios', {}).values()) for r in runs)}"]
+    for name in names:
+        got = [r["ratios"][name] for r in runs if name in r.get("ratios", {})]
+        ratios = sorted(v["ratio"] for v in got)
+        lines.append(f"  {name}: SLOWER {sum(v['verdict'] == 'SLOWER' for v in got)}, "
+                     f"FASTER {sum(v['verdict'] == 'FASTER' for v in got)}, same {sum(v['verdict'] == 'same' for v in got)} "
+                     f"of {len(got)}; ratio {ratios[0]:.3f}..{ratios[-1]:.3f}")
+    return "\n".join(lines)
+
+
 @guarded
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.history", description=__doc__.split("\n\n")[0])
@@ -120,7 +138,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     plot.add_argument("file", type=Path, help="the JSON-lines history")
     plot.add_argument("-o", "--output", type=Path, default=Path("history.svg"), help="the SVG to write (history.svg)")
     plot.add_argument("--metric", default="Ir", help="Ir (instructions, default), D1mr, LLmr, ... per unit")
+    summary = commands.add_parser("verdicts", help="how often the comparisons in the file called a regression")
+    summary.add_argument("file", type=Path, help="the JSON-lines history")
     args = parser.parse_args(argv)
+    if args.command == "verdicts":
+        print(verdicts(read(args.file)))
+        return 0
     labels, kernels = series(read(args.file), args.metric)
     if not labels:
         raise ToolError(f"{args.file} holds no counts records (append some with `python -m benchmarks.counts check --history {args.file}`)")

@@ -282,3 +282,15 @@ def test_bad_history_files_are_one_line_and_exit_2(tmp_path, capsys):
     (tmp_path / "empty.jsonl").write_text('{"kind": "compare"}\n')
     assert history.main(["plot", str(tmp_path / "empty.jsonl")]) == 2
     assert "holds no counts records" in capsys.readouterr().err
+
+
+def test_verdicts_count_the_comparisons_that_called_a_regression(tmp_path, capsys):
+    log = tmp_path / "h.jsonl"
+    for pips in ("same", "SLOWER", "SLOWER"):
+        history.append(log, {"kind": "compare", "ratios": {
+            "pips": {"ratio": 1.1 if pips == "SLOWER" else 1.0, "low": 1, "high": 1, "verdict": pips},
+            "perft": {"ratio": 0.99, "low": 1, "high": 1, "verdict": "same"}}})
+    assert history.main(["verdicts", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "3 comparisons; a regression (any benchmark SLOWER) in 2" in out
+    assert "pips: SLOWER 2, FASTER 0, same 1 of 3; ratio 1.000..1.100" in out
