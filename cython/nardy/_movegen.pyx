@@ -106,10 +106,14 @@ cdef inline void clear_results(gen_t* g) noexcept nogil:
         g.stamp = 1
 
 
-cdef inline void put_move(int8_t* out, const int8_t* path, int depth) noexcept nogil:
+cdef inline uint64_t with_step(uint64_t path, int depth, int src, int dst) noexcept nogil:
+    """`path` with step `depth` (0-based) set to src -> dst, the steps after it dropped."""
+    return (path & ((<uint64_t>1 << (16 * depth)) - 1)) | (<uint64_t>(<uint8_t>src | (<uint8_t>dst << 8)) << (16 * depth))
+
+
+cdef inline void put_move(int8_t* out, uint64_t path, int depth) noexcept nogil:
     """The first `depth` steps of `path`, -1 padded to MOVE_BYTES."""
-    cdef uint64_t w
-    memcpy(&w, path, MOVE_BYTES)
+    cdef uint64_t w = path
     if depth < 4:
         w |= ~<uint64_t>0 << (16 * depth)
     memcpy(out, &w, MOVE_BYTES)
@@ -179,9 +183,7 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
             hit = o[dst] == -1  # a blot hit: -1 becomes 1
             o[dst] += 1 + hit
             o[0] -= hit
-        g.path[2 * depth - 2] = src
-        g.path[2 * depth - 1] = dst
-        put_move(g.moves + g.n * MOVE_BYTES, g.path, depth)
+        put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
     g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
     g.n += 1
     return 0
@@ -238,8 +240,7 @@ cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcep
     u.dst = dst
     if src == HEAD and g.rules.variant == LONG:
         g.heads += 1
-    g.path[2 * depth] = src
-    g.path[2 * depth + 1] = dst
+    g.path = with_step(g.path, depth, src, dst)
 
 
 cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:
