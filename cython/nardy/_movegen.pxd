@@ -21,6 +21,7 @@ cdef struct gen_t:
     bint dedupe           # results may repeat: look each one up before recording it
     bint store            # write result boards and moves (else only count them)
     bint want_sequences   # also record every step sequence
+    bint skip_moves       # store result boards only, not their moves (self-play never reads them)
     # the position while a turn is walked
     int8_t b[26]
     uint32_t mover        # bit p-1: the mover holds point p

@@ -74,7 +74,7 @@ cdef int gen_init(gen_t* g, const rules_t* rules, int cap) noexcept nogil:
 cdef int gen_grow(gen_t* g) noexcept nogil:
     """Four times the room, the same rules and settings; 0, or -1 without memory (g is then empty)."""
     cdef rules_t rules = g.rules
-    cdef bint store = g.store, want_sequences = g.want_sequences
+    cdef bint store = g.store, want_sequences = g.want_sequences, skip_moves = g.skip_moves
     cdef int cap = 4 * g.cap, seq_cap = 4 * g.seq_cap
     gen_free(g)
     if gen_alloc(g, cap, seq_cap) < 0:
@@ -82,6 +82,7 @@ cdef int gen_grow(gen_t* g) noexcept nogil:
     g.rules = rules
     g.store = store
     g.want_sequences = want_sequences
+    g.skip_moves = skip_moves
     return 0
 
 
@@ -145,7 +146,8 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
         g.n += 1
         if g.store or g.dedupe:  # de-duplication compares stored boards
             memcpy(g.out + idx * VIEW, g.b, VIEW)
-            put_move(g.moves + idx * MOVE_BYTES, g.path, depth)
+            if not g.skip_moves:
+                put_move(g.moves + idx * MOVE_BYTES, g.path, depth)
         g.larger[idx] = with_larger
         if g.dedupe:
             g.stamps[slot] = g.stamp
@@ -183,7 +185,8 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
             hit = o[dst] == -1  # a blot hit: -1 becomes 1
             o[dst] += 1 + hit
             o[0] -= hit
-        put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
+        if not g.skip_moves:
+            put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
     g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
     g.n += 1
     return 0

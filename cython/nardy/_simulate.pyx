@@ -196,6 +196,7 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     trace.n = trace.cap = trace.failed = 0
     if gen_init(&g, &r, cap) < 0:
         raise MemoryError()
+    g.skip_moves = True  # only the chosen result's board is read
     try:
         with bit_generator.lock, nogil:
             i = 0
@@ -256,6 +257,7 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
     cdef double[:, ::1] o = out
     if gen_init(&g, &r, 512) < 0:
         raise MemoryError()
+    g.skip_moves = True
     try:
         with bit_generator.lock, nogil:
             for row in range(n):
