@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine, reference
-from .errors import InvalidDiceError, InvalidPositionError
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .rules import CHECKERS, Rules, Variant
 
 Boards = npt.NDArray[np.int8]
@@ -57,8 +57,34 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
+SMALL = 64  # rows: below this, `generate` without `out` works in this thread's workspace and copies
+
+
+class Workspace:
+    """Reusable outputs for `generate(..., out=workspace)`: one per thread, kept between calls.
+
+    The arrays a call returns are views into buffers the workspace owns, valid until its next
+    call (copy what you keep). The buffers grow by doubling and are never shrunk: they hold
+    (26 + 8) bytes per result and 8 bytes per row of the largest call so far, at most twice
+    over (`nbytes`), so repeated calls allocate nothing and touch no fresh pages.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self) -> None:
+        if engine._core is None:
+            raise InvalidArgumentError("a Workspace needs the compiled core (NARDY_PURE_PYTHON=1 disables it)")
+        self._core = engine._core.Workspace()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the workspace holds."""
+        return int(self._core.nbytes)
+
+
 def generate(
-    views: Any, rolls: Any, rules: Rules | Variant | str, *, backend: str | None = None
+    views: Any, rolls: Any, rules: Rules | Variant | str, *, backend: str | None = None,
+    out: Workspace | None = None
 ) -> tuple[Boards, npt.NDArray[np.int64], npt.NDArray[np.int8]]:
     """The distinct results of every (board, roll) row.
 
@@ -72,16 +98,35 @@ def generate(
     moves : ndarray of shape (m, 8), int8
         One step sequence per result: (from, to) pairs, -1 padded; 25 = bar, 0 = off.
 
+    With ``out=`` a `Workspace`, the arrays are views into its buffers, overwritten by its next
+    call: the fastest way to generate again and again. Without it they are the caller's own.
+
     Raises
     ------
     InvalidPositionError, InvalidDiceError, GameOverError (naming the first bad row).
     """
+    rules = Rules.of(rules)
+    if (backend is None or backend == "cython") and engine._core is not None:
+        # the lean path: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
+        # checks every row; any problem is then reported by the full checks below, as before
+        if out is not None:
+            code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
+            if code == 0:
+                return children, offsets, moves
+        elif type(views) is np.ndarray and len(views) < SMALL:
+            code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
+            if code == 0:
+                return children.copy(), offsets.copy(), moves.copy()
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
-    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
+        if out is not None:
+            raise InvalidArgumentError("out= needs the compiled core, not backend='python'")
         return _generate_reference(boards, dice, rules)
-    code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
+    if out is not None:
+        code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
+    else:
+        code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
     if code:
         engine.raise_for_code(code, boards[bad].tolist(), dice[bad].tolist(), row=bad)
     return children, offsets, moves
