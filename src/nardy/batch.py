@@ -113,7 +113,7 @@ def generate(
             code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
             if code == 0:
                 return children, offsets, moves
-        elif type(views) is np.ndarray and len(views) < SMALL:
+        elif type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
             code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
             if code == 0:
                 return children.copy(), offsets.copy(), moves.copy()
