@@ -8,7 +8,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, TextIO
@@ -18,6 +17,7 @@ import numpy as np
 from . import __version__, batch, engine
 from .diagram import NUMBERS, diagram
 from .errors import InvalidArgumentError, InvalidNotationError, NardyError
+from .files import write_text, write_whole
 from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
@@ -116,9 +116,9 @@ def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
     text = board(position, dice=dice, move=move, after=args.after, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
                  home=args.home, size=args.size, numbers=args.numbers)
     if output.endswith(".png"):
-        _write_atomically(output, lambda path: _png(text, path))
+        write_whole(output, lambda path: _png(text, path))
     else:
-        _write_atomically(output, lambda path: _write_text(path, text))
+        write_text(output, text)
     print(args.output, file=out)
 
 
@@ -365,7 +365,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
         print(file=sys.stderr)
     print(format_summary(result), file=out)
     if output is not None:
-        _write_atomically(output, result.save)
+        write_whole(output, result.save)
         print(f"per-game results written to {args.out}", file=out)
 
 
@@ -425,30 +425,6 @@ def _output(path: str, extensions: tuple[str, ...]) -> str:
     if path.lower().endswith(".png"):
         _png_converter()
     return path
-
-
-def _write_atomically(path: str, write: Callable[[str], None]) -> None:
-    """`write(temporary path)` in the same directory, then rename over `path`: on any failure
-    (a full disk, an interrupt) nothing is left behind, and an existing file is untouched."""
-    folder, name = os.path.split(os.path.abspath(path))
-    stem, extension = os.path.splitext(name)
-    fd, temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=extension, dir=folder)
-    os.close(fd)
-    try:
-        write(temporary)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-
-
-def _write_text(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
 
 
 def _png_converter() -> Callable[[str, str], None]:

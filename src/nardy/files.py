@@ -4,24 +4,36 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
+
+
+def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
+    `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
+    behind. The file gets the permissions `open()` would have given it."""
+    target = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(target))
+    stem, extension = os.path.splitext(name)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=extension)
+    os.close(fd)
+    try:
+        write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write `text` (UTF-8) to `path` through a temporary file in the same folder, renamed into
-    place once complete: a failure (a full disk, an interrupt) leaves `path` as it was and no
-    temporary file behind."""
-    target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".nardy-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+    """Write `text` (UTF-8) to `path` whole or not at all (`write_whole`), synced to disk."""
+    def write(temporary: str) -> None:
+        with open(temporary, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
+
+    write_whole(path, write)

@@ -1,4 +1,4 @@
-"""Fuzz: the match-file readers. Each reader is one line of READERS (SGF joins it here)."""
+"""Fuzz: the match-file readers (.mat and SGF). Each reader is one line of READERS."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzing import answered_or_refused, fuzz, mutated, texts
-from nardy import Match, Rules, matfile
+from nardy import Match, Rules, matfile, sgf
 
 # (name, read(text) -> record, write(match) -> text): the valid files fuzzing starts from are written by `write`
 READERS = [
     ("mat", matfile.read, lambda match: matfile.write(match)),
+    ("sgf", sgf.read, lambda match: sgf.write(match)),
 ]
 
 
