@@ -33,3 +33,7 @@ class InvalidArgumentError(NardyError, ValueError):
 
 class GameOverError(NardyError):
     """Acting on a game (or position) that has already ended."""
+
+
+class OutOfMemoryError(NardyError, MemoryError):
+    """A batch larger than the memory that can be had; the message names its rows and the bytes."""
