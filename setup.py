@@ -2,6 +2,8 @@
 
 Set NARDY_CYTHON_DEBUG=1 to rebuild with bounds and initialisation checks on
 (for hunting memory errors: the differential tests run once against that build).
+Set NARDY_SANITIZE=1 to compile and link with AddressSanitizer and UndefinedBehaviorSanitizer
+(run Python with LD_PRELOAD=$(gcc -print-file-name=libasan.so); see README "Reliability").
 """
 
 import os
@@ -20,17 +22,24 @@ DIRECTIVES = dict(
     embedsignature=True,
 )
 MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env"]
+SANITIZE = os.environ.get("NARDY_SANITIZE", "0") not in ("", "0")
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
+LINK_ARGS = []
+if SANITIZE:
+    SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+    COMPILE_ARGS = COMPILE_ARGS + ["-g"] + SANITIZERS
+    LINK_ARGS = SANITIZERS
 
 setup(
     ext_modules=cythonize(
         [
-            Extension(f"nardy.{name}", [f"cython/nardy/{name}.pyx"], extra_compile_args=COMPILE_ARGS)
+            Extension(f"nardy.{name}", [f"cython/nardy/{name}.pyx"], extra_compile_args=COMPILE_ARGS,
+                      extra_link_args=LINK_ARGS)
             for name in MODULES
         ],
         include_path=["cython"],
         compiler_directives=DIRECTIVES,
         annotate=DEBUG,
-        force=DEBUG,
+        force=DEBUG or SANITIZE,
     ),
 )

@@ -7,7 +7,11 @@ NARDY_CACHE_DIR pointing there (the cache tests use their own files).
 
 from __future__ import annotations
 
+import errno
 import io
+import os
+import threading
+import warnings
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, sqrt
@@ -351,6 +355,7 @@ def test_a_written_table_reads_back_as_cached(cache_file, table):
     (lambda data: data[:10], "truncated"),
     (lambda data: data[:8] + (99).to_bytes(4, "little") + data[12:], "format version 99"),
     (lambda data: b"NOTNARDY" + data[8:], "magic"),
+    (lambda data: data[:16] + _columns(data, -1, +1) + data[24:], "checksum"),  # 31/11 read as 30/12
 ])
 def test_a_damaged_or_outdated_file_is_rebuilt_and_replaced(cache_file, table, damage, reason):
     cache_file.write_bytes(damage(cache_file.read_bytes()))
@@ -363,12 +368,88 @@ def test_a_damaged_or_outdated_file_is_rebuilt_and_replaced(cache_file, table, d
     assert [p.name for p in cache_file.parent.iterdir()] == [race.FILE_NAME]  # no temporary left
 
 
-def test_a_missing_file_is_built_and_an_unwritable_place_still_gives_a_table(tmp_path):
+def _columns(data: bytes, turns: int, first: int) -> bytes:
+    """The header's two column counts (bytes 16..24) changed by `turns` and `first`."""
+    k_turns, k_first = int.from_bytes(data[16:20], "little"), int.from_bytes(data[20:24], "little")
+    return (k_turns + turns).to_bytes(4, "little") + (k_first + first).to_bytes(4, "little")
+
+
+def test_a_missing_file_is_built_and_an_unwritable_place_gives_a_table_kept_for_the_process(tmp_path, monkeypatch):
     assert race.load(tmp_path / "new" / race.FILE_NAME).reason == "no cache file"
     blocker = tmp_path / "file"
     blocker.write_text("")
-    table = race.load(blocker / race.FILE_NAME)
+    with pytest.warns(RuntimeWarning, match="could not be cached .* kept in memory"):
+        table = race.load(blocker / race.FILE_NAME)
     assert table.source == "built" and "not cached" in table.reason
+    monkeypatch.setattr(race, "build", lambda: pytest.fail("the table was built again"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # warned once only
+        assert race.load(blocker / race.FILE_NAME) is table
+
+
+def _read_within(path, seconds: float = 20.0):
+    """race.read(path) in a daemon thread: what it returned or raised, failing if it hangs."""
+    found = []
+
+    def run():
+        try:
+            found.append(race.read(path))
+        except BaseException as exc:
+            found.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert found, f"race.read({path}) hung"
+    return found[0]
+
+
+def test_a_fifo_or_a_device_named_like_the_cache_is_refused_at_once_and_replaced(tmp_path):
+    fifo = tmp_path / "fifo" / race.FILE_NAME
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    assert "not a regular file" in str(_read_within(fifo))
+    rebuilt = race.load(fifo)
+    assert rebuilt.source == "built" and "not a regular file" in rebuilt.reason
+    assert race.read(fifo).source == "cache"  # a regular file took its place
+    zero = tmp_path / "zero" / race.FILE_NAME
+    zero.parent.mkdir()
+    zero.symlink_to("/dev/zero")
+    assert "not a regular file" in str(_read_within(zero))
+
+
+def test_a_file_larger_than_any_table_is_not_read(tmp_path):
+    huge = tmp_path / race.FILE_NAME
+    with open(huge, "wb") as f:
+        f.truncate(race.MAX_FILE_BYTES + 1)  # sparse: no disk used
+    with pytest.raises(Exception, match=f"more than a bear-off table's {race.MAX_FILE_BYTES}"):
+        race.read(huge)
+
+
+def test_a_full_disk_leaves_no_file_behind(tmp_path, monkeypatch, table):
+    real_fdopen = os.fdopen
+
+    class FullDisk:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(race.os, "fdopen", lambda fd, mode="r": FullDisk(real_fdopen(fd, mode)))
+    path = tmp_path / "cache" / race.FILE_NAME
+    with pytest.raises(OSError, match="No space left"):
+        race.write(path, table)
+    assert list(path.parent.iterdir()) == []
+    with pytest.warns(RuntimeWarning, match="No space left"):
+        assert race.load(path).source == "built"
+    assert list(path.parent.iterdir()) == []
 
 
 def test_cache_path_follows_the_environment(monkeypatch, tmp_path):

@@ -17,11 +17,12 @@ import numpy as np
 
 from libc.stdint cimport int8_t, int32_t, int64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from nardy._bearoff cimport CHOOSE, STATES, TIE, best_result, home_index
 from nardy._board cimport VIEW, rules_t
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
+from nardy._signals cimport interrupted, reraise
 
 N_STATES = STATES
 
@@ -47,7 +48,7 @@ cdef void decode(int32_t index, int8_t* b) noexcept nogil:
 
 cdef int build_tables(const rules_t* r, double* turns, double* mean, double* first, double* first_mean) noexcept nogil:
     """Fill the tables (STATES x KMAX and STATES); 0, -1 without memory, -2 if a successor were
-    not below its state, -3 if KMAX turns were too few."""
+    not below its state, -3 if KMAX turns were too few, -4 if a signal handler raised (Ctrl-C)."""
     cdef gen_t g
     cdef int8_t board[26]
     cdef const int8_t* child
@@ -64,6 +65,9 @@ cdef int build_tables(const rules_t* r, double* turns, double* mean, double* fir
     first[0] = 1.0
     mean[0] = first_mean[0] = 0.0
     for s in range(1, STATES):
+        if s % 1024 == 0 and interrupted():
+            gen_free(&g)
+            return -4
         decode(s, board)
         left = 0
         for i in range(1, 7):
@@ -131,6 +135,8 @@ def build(tuple rules):
     cdef int code
     with nogil:
         code = build_tables(&r, &t[0, 0], &m[0], &f[0, 0], &fm[0])
+    if code == -4:
+        reraise()
     if code == -1:
         raise MemoryError()
     if code == -2:
@@ -156,27 +162,29 @@ cdef inline int32_t checked_index(const int8_t* b, int side, int variant) noexce
     home (or on the bar), -2 if it has more than 15 checkers. side 0: the mover; 1: the
     opponent, whose home (its points 1..6) is the mover's 19..24 (short) or 13..18 (long)."""
     cdef int8_t home[26]
-    cdef int p, q, total = 0
+    cdef int p, q, c, total = 0
     if side == 0:
-        if b[25] > 0:
+        memcpy(home, b, VIEW)  # checked and indexed from one copy, whatever other threads write to b
+        if home[25] > 0:
             return -1
         for p in range(7, 25):
-            if b[p] > 0:
+            if home[p] > 0:
                 return -1
         for p in range(1, 7):
-            if b[p] > 0:
-                total += b[p]
-        return -2 if total > 15 else home_index(b)
+            if home[p] > 0:
+                total += home[p]
+        return -2 if total > 15 else home_index(home)
     if b[0] < 0:
         return -1
     memset(home, 0, VIEW)
     for p in range(1, 25):
-        if b[p] < 0:
+        c = b[p]  # read once, whatever other threads write to b
+        if c < 0:
             q = 25 - p if variant == 1 else (p - 12 if p > 12 else p + 12)
             if q > 6:
                 return -1
-            home[q] = -b[p]
-            total -= b[p]
+            home[q] = -c
+            total -= c
     return -2 if total > 15 else home_index(home)
 
 
@@ -196,6 +204,8 @@ def expected_turns(const int8_t[:, ::1] views, const double[::1] mean):
     """(code, bad row, float64 (n,)): the mover's expected turns per row; code -1/-2 as `indices`."""
     cdef Py_ssize_t i, n = views.shape[0], bad = -1
     cdef int32_t index
+    if mean.shape[0] != STATES:
+        raise ValueError(f"mean holds the table's {STATES} expected turns, got {mean.shape[0]}")
     out = np.empty(n, np.float64)
     cdef double[::1] o = out
     with nogil:
@@ -212,4 +222,6 @@ def expected_turns(const int8_t[:, ::1] views, const double[::1] mean):
 
 def best_play(const int8_t[:, ::1] results, const double[::1] mean):
     """The row of `results` (mover's checkers all home) the table plays."""
+    if results.shape[0] == 0 or results.shape[1] != VIEW or mean.shape[0] != STATES:
+        raise ValueError(f"best_play takes (n >= 1, 26) results and the table's {STATES} expected turns")
     return best_result(&results[0, 0], results.shape[0], &mean[0])

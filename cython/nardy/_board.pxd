@@ -47,6 +47,7 @@ cdef enum:
     ST_BOTH_BORNE_OFF = 16
     ST_ILLEGAL_BLOCK_OPPONENT = 32
     ST_ILLEGAL_BLOCK_MOVER = 64
+    ST_BOTH_SHUT_OUT = 128
 
 cdef struct rules_t:
     int variant           # variant_t

@@ -24,7 +24,21 @@ cdef uint32_t status_of(const int8_t* b, const rules_t* r, scan_t* s) noexcept n
             found |= ST_ILLEGAL_BLOCK_OPPONENT
         if illegal_block_mover(s, b, r):
             found |= ST_ILLEGAL_BLOCK_MOVER
+        if r.variant == SHORT and b[BAR] > 0 and b[0] < 0 and both_shut_out(b, s):
+            found |= ST_BOTH_SHUT_OUT
     return found
+
+
+cdef inline bint both_shut_out(const int8_t* b, const scan_t* s) noexcept nogil:
+    """Short nardy, both sides on the bar: is each against the other's closed home board?
+    (points 1..6 the mover's with two or more each, 19..24 the opponent's)"""
+    cdef int p
+    if (s.closed >> 18) != 0x3F:
+        return False
+    for p in range(1, 7):
+        if b[p] < 2:
+            return False
+    return True
 
 
 cdef void flip(const int8_t* b, int8_t* out, int variant) noexcept nogil:

@@ -8,13 +8,17 @@ grow and the call is repeated).
 
 import numpy as np
 
-from nardy.errors import InvalidPositionError
+from nardy.errors import InvalidPositionError, OutOfMemoryError
 
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.pythread cimport (
+    NOWAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock, PyThread_release_lock,
+    PyThread_type_lock, WAIT_LOCK,
+)
 from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
@@ -22,8 +26,10 @@ from nardy._board cimport (
     rules_t, scan, scan_t, status_of,
 )
 from nardy._movegen cimport (
-    MOVE_BYTES, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t, perft as c_perft,
+    MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t,
+    perft as c_perft,
 )
+from nardy._signals cimport reraise
 
 cdef extern from "_batch.h":
     Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
@@ -155,12 +161,18 @@ def flip(const int8_t[:, ::1] views, int variant):
 
 
 cdef class Generator:
-    """A reusable move generator (one per thread): buffers grow as needed and are kept."""
+    """A reusable move generator: buffers grow as needed and are kept. Meant to be one per
+    thread (nardy.engine keeps one per thread); a Generator shared by threads is safe but
+    serialised: a lock is held for each call, from the first use of the buffers to the last."""
 
     cdef gen_t g
     cdef int cap, seq_cap
+    cdef PyThread_type_lock lock
 
     def __cinit__(self, int cap=256, int seq_cap=0):
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
         self.cap = cap
         self.seq_cap = seq_cap
         if gen_alloc(&self.g, cap, seq_cap) < 0:
@@ -168,6 +180,14 @@ cdef class Generator:
 
     def __dealloc__(self):
         gen_free(&self.g)
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
+
+    cdef void _acquire(self) noexcept:
+        """Take the lock (waiting without the GIL if another thread holds it)."""
+        if not PyThread_acquire_lock(self.lock, NOWAIT_LOCK):
+            with nogil:
+                PyThread_acquire_lock(self.lock, WAIT_LOCK)
 
     cdef int _grow(self) except -1:
         if gen_grow(&self.g) < 0:
@@ -186,17 +206,21 @@ cdef class Generator:
         code = check(view, &r, last_roll)
         if code != C_OK:
             return code, 0, b"", b""
-        while True:
-            self.g.rules = r
-            self.g.store = True
-            self.g.want_sequences = False
-            with nogil:
-                n = gen_moves(&self.g, view, d1, d2)
-            if n >= 0:
-                break
-            self._grow()
-        return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
-                PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+        self._acquire()
+        try:
+            while True:
+                self.g.rules = r
+                self.g.store = True
+                self.g.want_sequences = False
+                with nogil:
+                    n = gen_moves(&self.g, view, d1, d2)
+                if n >= 0:
+                    break
+                self._grow()
+            return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
+                    PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+        finally:
+            PyThread_release_lock(self.lock)
 
     def sequences(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, children n x 26, moves n x 8, sequences k x 8, result index k) as arrays."""
@@ -208,26 +232,32 @@ cdef class Generator:
         code = check(view, &r, last_roll)
         if code != C_OK:
             return code, None, None, None, None
-        if self.seq_cap == 0:
-            gen_free(&self.g)
-            self.seq_cap = 4 * self.cap
-            if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
-                raise MemoryError()
-        while True:
-            self.g.rules = r
-            self.g.store = True
-            self.g.want_sequences = True
-            with nogil:
-                n = gen_moves(&self.g, view, d1, d2)
-            if n >= 0:
-                break
-            self._grow()
-        k = self.g.nseq
-        children = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW), np.int8).reshape(n, VIEW)
-        moves = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES), np.int8).reshape(n, MOVE_BYTES)
-        seqs = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.seqs, k * MOVE_BYTES), np.int8).reshape(k, MOVE_BYTES)
-        index = np.frombuffer(PyBytes_FromStringAndSize(<char*>self.g.seq_result, k * 4), np.int32)
-        return OK, children, moves, seqs, index
+        self._acquire()
+        try:
+            if self.seq_cap == 0:
+                gen_free(&self.g)
+                self.seq_cap = 4 * self.cap
+                if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
+                    raise MemoryError()
+            while True:
+                self.g.rules = r
+                self.g.store = True
+                self.g.want_sequences = True
+                with nogil:
+                    n = gen_moves(&self.g, view, d1, d2)
+                if n >= 0:
+                    break
+                self._grow()
+            k = self.g.nseq
+            children = PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW)
+            moves = PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES)
+            seqs = PyBytes_FromStringAndSize(<char*>self.g.seqs, k * MOVE_BYTES)
+            index = PyBytes_FromStringAndSize(<char*>self.g.seq_result, k * 4)
+        finally:
+            PyThread_release_lock(self.lock)
+        return (OK, np.frombuffer(children, np.int8).reshape(n, VIEW),
+                np.frombuffer(moves, np.int8).reshape(n, MOVE_BYTES),
+                np.frombuffer(seqs, np.int8).reshape(k, MOVE_BYTES), np.frombuffer(index, np.int32))
 
 
 def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
@@ -249,7 +279,19 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     cdef gen_t g
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
         raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
-    offsets = np.empty(n + 1, np.int64)
+    # the allocation check: every row has at least one result, so the output's least size is
+    # known before anything is allocated; it is had at once, or nardy's error says what was needed
+    capacity = n + 16 * per_row
+    out = <int8_t*>malloc(capacity * VIEW)
+    moves = <int8_t*>malloc(capacity * MOVE_BYTES)
+    try:
+        offsets = None if out == NULL or moves == NULL else np.empty(n + 1, np.int64)
+    except MemoryError:
+        offsets = None
+    if offsets is None:
+        free(out)
+        free(moves)
+        raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1))
     cdef int64_t[::1] off = offsets
     cdef bint ready = gen_init(&g, &r, per_row) == 0
     try:
@@ -294,7 +336,7 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
         if code != C_OK:
             return code, bad, None, None, None
         if i < 0:
-            raise MemoryError()
+            raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1), total)
         children = _owning(&out, total, VIEW)
         move_array = _owning(&moves, total, MOVE_BYTES)
     finally:
@@ -381,7 +423,10 @@ cdef class Workspace:
         cdef int8_t* own_moves
         cdef scan_t s
         if n + 1 > self.row_cap:
-            self._grow_rows(max(n + 1, 2 * self.row_cap))
+            try:
+                self._grow_rows(max(n + 1, 2 * self.row_cap))
+            except MemoryError:
+                raise _too_many_rows(n, 8 * (n + 1) + n * (VIEW + MOVE_BYTES)) from None
         self.g.rules = r
         self.g.store = True
         self.g.want_sequences = False
@@ -410,9 +455,13 @@ cdef class Workspace:
             if code != C_OK or i == n:
                 break
             if self.result_cap - total < own_cap:  # row i did not fit in the output: more room
-                self._grow_results(total, max(2 * self.result_cap, total + own_cap))
+                room = max(2 * self.result_cap, total + own_cap)
+                try:
+                    self._grow_results(total, room)
+                except MemoryError:
+                    raise _too_many_rows(n, room * (VIEW + MOVE_BYTES) + 8 * (n + 1), total) from None
             elif gen_grow(&self.g) < 0:  # nor in the generator: a larger one
-                raise MemoryError()
+                raise _too_many_rows(n, 2 * self.g.cap * (VIEW + MOVE_BYTES + 1), total)
         if code != C_OK:
             return code, bad, None, None, None
         return OK, -1, self._children[:total], self._offsets[:n + 1], self._moves[:total]
@@ -458,6 +507,13 @@ def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
     return total
 
 
+def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
+    """nardy's error for a generate whose output does not fit in memory."""
+    after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
+    return OutOfMemoryError(f"generate over {n:,} rows needs {needed:,} bytes{after}, more memory than "
+                            "could be had: generate fewer rows at a time")
+
+
 cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
     """An int8 (rows, width) array over the malloc'ed buffer *data, which it takes over (*data = NULL)."""
     cdef cvarray wrapper
@@ -490,4 +546,6 @@ def perft(bytes board, int depth, tuple rules):
             count = c_perft(view, depth, &r, cap)
         if count >= 0:
             return OK, count
+        if count == PERFT_INTERRUPTED:
+            reraise()  # a signal handler raised (Ctrl-C: KeyboardInterrupt)
         cap *= 4

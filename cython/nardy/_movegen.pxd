@@ -7,6 +7,7 @@ from nardy._board cimport rules_t, scan_t
 
 cdef enum:
     MOVE_BYTES = 8      # a step sequence: up to four (from, to) pairs, -1 padded; 25 = bar, 0 = off
+    PERFT_INTERRUPTED = -2  # perft(): a signal handler raised (the exception is set)
 
 cdef struct gen_t:
     # fixed for one (position, roll)

@@ -19,6 +19,7 @@ from nardy._board cimport (
     TIMING_END, TIMING_STEP, VIEW, __builtin_clz, flip, forbidden_starts, mover_left, rotate12,
     rules_t, runs6, scan, scan_t,
 )
+from nardy._signals cimport interrupted
 
 cdef enum:
     BAR_BIT = 1 << 24  # the bar among the sources of a step
@@ -531,14 +532,17 @@ cdef struct perft_t:
     rules_t rules
     gen_t* gens       # one generator per remaining depth
     int8_t* boards    # one turned-round child board per remaining depth
+    uint32_t ticks    # nodes one turn from the leaves: every 1024th looks for a signal
 
 
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil:
-    """RULES.md section 7 on a valid, unfinished board; -1 if `cap` results per roll were too few."""
+    """RULES.md section 7 on a valid, unfinished board; -1 if `cap` results per roll were too
+    few, PERFT_INTERRUPTED if a signal handler raised (Ctrl-C)."""
     cdef perft_t P
     cdef int level, failed = 0
     cdef int64_t total
     P.rules = r[0]
+    P.ticks = 0
     P.gens = <gen_t*>calloc(depth + 1, sizeof(gen_t))
     P.boards = <int8_t*>calloc(depth + 1, VIEW)
     if not P.gens or not P.boards:
@@ -566,6 +570,10 @@ cdef int64_t perft_node(perft_t* P, const int8_t* b, int depth, bint starter) no
     cdef int d1, d2, n, i
     if depth == 0:
         return 1
+    if depth == 1:
+        P.ticks += 1
+        if P.ticks % 1024 == 0 and interrupted():
+            return PERFT_INTERRUPTED
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
             n = gen_moves(g, b, d1, d2)
@@ -585,7 +593,7 @@ cdef int64_t perft_node(perft_t* P, const int8_t* b, int depth, bint starter) no
                 else:
                     sub = 1  # the game is over: a leaf
                 if sub < 0:
-                    return -1
+                    return sub
                 total += sub
     return total
 

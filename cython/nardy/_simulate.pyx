@@ -16,6 +16,7 @@ from nardy._bearoff cimport STATES, best_result, home_index
 from nardy._board cimport BAR, CHECKERS, LONG, PLAYING, SHORT, VIEW, flip, judge, mover_left, pips, rules_t, scan, scan_t
 from nardy._dice cimport below, bitgen_t, roll, roll_off
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
+from nardy._signals cimport interrupted, reraise
 
 
 cdef enum:
@@ -24,6 +25,14 @@ cdef enum:
     POLICY_GREEDY = 2
     POLICY_BEAROFF = 3
     TRACE_BYTES = 29     # one ply: the board (mover's view), the two dice, the colour on roll
+    C_MAX_PLIES = 100000 # a game that has not ended after this many plies is stopped (an error)
+    CHECK_EVERY = 64     # games (race_turns: trials) between looks for a signal or a stop request
+    NO_MEMORY = -1       # play() and play_games' codes
+    TOO_LONG = -2
+    INTERRUPTED = -3
+    STOPPED = -4
+
+MAX_PLIES = C_MAX_PLIES
 
 POLICIES = {"random": POLICY_RANDOM, "first": POLICY_FIRST, "greedy": POLICY_GREEDY, "bearoff": POLICY_BEAROFF}
 
@@ -113,8 +122,9 @@ cdef inline int trace_ply(trace_t* t, const int8_t* board, int d1, int d2, int m
 
 
 cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bint koks, bint opening_dice,
-              int policy, const double* bearoff, outcome_t* out, trace_t* trace) noexcept nogil:
-    """One whole game from `start` (seen by the side on roll); 0, or -1 without memory.
+              int policy, const double* bearoff, outcome_t* out, trace_t* trace, int max_plies) noexcept nogil:
+    """One whole game from `start` (seen by the side on roll); 0, NO_MEMORY, or TOO_LONG if it has
+    not ended after `max_plies` plies.
 
     first_mover -1: a new game, the roll-off decides who starts (and, with `opening_dice`, its
     dice are the first roll); 0 or 1: that colour is on roll in `start` and rolls at once.
@@ -130,6 +140,8 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
     out.starter = mover = first_mover
     memcpy(board, start, VIEW)
     while True:
+        if plies == max_plies:
+            return TOO_LONG
         if plies == 0 and opening_dice and a != 0:
             d1, d2 = a, b
         else:
@@ -138,10 +150,10 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
         n = gen_moves(g, board, d1, d2)
         while n < 0:  # more results than room: grow and generate the same roll again
             if gen_grow(g) < 0:
-                return -1
+                return NO_MEMORY
             n = gen_moves(g, board, d1, d2)
         if trace != NULL and trace_ply(trace, board, d1, d2, mover) < 0:
-            return -1
+            return NO_MEMORY
         child = g.out + choose(g, n, policy, rng, bearoff) * VIEW
         plies += 1
         memcpy(out.final, child, VIEW)
@@ -161,12 +173,16 @@ cdef int play(gen_t* g, bitgen_t* rng, const int8_t* start, int first_mover, bin
 
 
 def play_games(int games, object bit_generator, tuple rules, bint koks, bint opening_dice, int policy,
-               const int8_t[::1] start, int first_mover=-1, bint record=False, const double[::1] bearoff=None):
+               const int8_t[::1] start, int first_mover=-1, bint record=False, const double[::1] bearoff=None,
+               int max_plies=C_MAX_PLIES, const int8_t[::1] stop=None):
     """Play `games` games with one numpy BitGenerator; per-game arrays (and the trace if `record`).
 
     `start` is a valid, unfinished board seen by the side on roll: colour `first_mover`, or
     (-1) whoever wins the roll-off of a new game. `bearoff`: the bear-off table's expected
-    turns per state, which the "bearoff" policy needs.
+    turns per state, which the "bearoff" policy needs. A game still going after `max_plies`
+    plies ends the call with {"error": "too long", "game": its index}; `stop[0]` set (by another
+    thread) with {"error": "stopped"}. Every CHECK_EVERY games Python's signal handlers run
+    (main thread only): Ctrl-C raises KeyboardInterrupt.
     """
     cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
     cdef rules_t r
@@ -194,6 +210,9 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     cdef int64_t[::1] to = trace_offsets
     trace.data = NULL
     trace.n = trace.cap = trace.failed = 0
+    if stop is not None and stop.shape[0] < 1:
+        raise ValueError("stop is a one-element int8 array")
+    cdef volatile const int8_t* stop_flag = &stop[0] if stop is not None else NULL
     if gen_init(&g, &r, cap) < 0:
         raise MemoryError()
     g.skip_moves = True  # only the chosen result's board is read
@@ -201,7 +220,15 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
         with bit_generator.lock, nogil:
             i = 0
             while i < games:
-                code = play(&g, rng, &start[0], first_mover, koks, opening_dice, policy, table, &o, &trace if record else NULL)
+                if i % CHECK_EVERY == CHECK_EVERY - 1:
+                    if stop_flag != NULL and stop_flag[0]:
+                        code = STOPPED
+                        break
+                    if interrupted():
+                        code = INTERRUPTED
+                        break
+                code = play(&g, rng, &start[0], first_mover, koks, opening_dice, policy, table, &o,
+                            &trace if record else NULL, max_plies)
                 if code < 0:
                     break
                 w[i], k[i], pl[i], s[i] = o.winner, o.kind, o.plies, o.starter
@@ -209,6 +236,12 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
                 memcpy(&fb[i, 0], o.final, VIEW)
                 to[i + 1] = trace.n
                 i += 1
+        if code == INTERRUPTED:
+            reraise()
+        if code == TOO_LONG:
+            return {"error": "too long", "game": i}
+        if code == STOPPED:
+            return {"error": "stopped"}
         if code < 0:
             raise MemoryError("a game needed more memory than could be had")
         out = {"winner": winner, "kind": kind, "plies": plies, "starter": starter, "final_pips": final_pips,
@@ -267,6 +300,9 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
                 start = mover_left(alone)
                 total = squares = total_f = squares_f = 0.0
                 for t in range(trials):
+                    if t % CHECK_EVERY == CHECK_EVERY - 1 and interrupted():
+                        code = INTERRUPTED
+                        break
                     memcpy(board, alone, VIEW)
                     turns = first = 0
                     while mover_left(board) > 0:
@@ -284,14 +320,20 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
                         turns += 1
                         if first == 0 and mover_left(board) < start:
                             first = turns
+                    if code < 0:
+                        break
                     total += turns
                     squares += <double>turns * turns
                     total_f += first
                     squares_f += <double>first * first
+                if code < 0:
+                    break
                 o[row, 0] = total / trials
                 o[row, 1] = squares / trials - (total / trials) ** 2
                 o[row, 2] = total_f / trials
                 o[row, 3] = squares_f / trials - (total_f / trials) ** 2
+        if code == INTERRUPTED:
+            reraise()
         if code < 0:
             raise MemoryError()
         return out

@@ -19,6 +19,7 @@ from .errors import (
     InvalidPositionError,
     InvalidRulesError,
     NardyError,
+    OutOfMemoryError,
 )
 from .game import Game, Match, Result
 from .move import Move, Step
@@ -55,6 +56,7 @@ __all__ = [
     "Match",
     "Move",
     "NardyError",
+    "OutOfMemoryError",
     "Position",
     "Result",
     "Rules",

@@ -43,3 +43,7 @@ def quoted(value: object, limit: int = 80) -> str:
     except ValueError:
         return f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else f"<a {type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class OutOfMemoryError(NardyError, MemoryError):
+    """A batch larger than the memory that can be had; the message names its rows and the bytes."""

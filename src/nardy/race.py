@@ -11,9 +11,11 @@ home, the other's checkers stand ahead of any block).
 
 The table is built in the compiled core (about a second) the first time it is needed, then
 cached in ``$NARDY_CACHE_DIR``, else ``$XDG_CACHE_HOME/nardy``, else ``~/.cache/nardy``, as
-``bearoff.bin``: a header (magic, format version, sizes, the payload's sha256) and the float64
-arrays. A missing, corrupt, truncated or outdated file is rebuilt and replaced atomically, never
-trusted.
+``bearoff.bin``: a header (magic, format version, sizes, a sha256 of the other header fields and
+the payload) and the float64 arrays. A missing, corrupt, truncated or outdated file, or one that
+is not a regular file or is larger than `MAX_FILE_BYTES`, is rebuilt and replaced atomically,
+never trusted. If the cache cannot be written, the built table is kept for the process (with
+one warning).
 
 Exact odds assume both sides play to minimise their expected turns, and for gammons that the
 side that may be gammoned plays to bear off its first checker as fast as possible (on average);
@@ -24,9 +26,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import struct
 import tempfile
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -43,12 +47,14 @@ from .position import Position
 from .rules import CHECKERS, Rules, Variant
 
 STATES = 54264            # C(21, 6): 0..15 checkers over six points
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2        # 2: the checksum covers the header's fields too
 MAGIC = b"NARDYBO\x00"
 FILE_NAME = "bearoff.bin"
 PIPS_PER_TURN = 49 / 6    # the mean pips of a roll (a double counts four times)
 TIE = 1e-9                # expected turns closer than this are a tie (as in the core)
 _HEADER = struct.Struct("<8sIIII32s")  # magic, version, states, turn columns, first-off columns, sha256
+_FIELDS = struct.Struct("<8sIIII")       # the header before its sha256, which covers these and the payload
+MAX_FILE_BYTES = _HEADER.size + 8 * STATES * (2 + 2 * 128)  # a larger file is not read (about 112 MB)
 
 Floats = npt.NDArray[np.float64]
 
@@ -127,7 +133,9 @@ class _Unusable(Exception):
 
 
 _LOCK = threading.Lock()
-_LOADED: dict[Path, tuple[tuple[int, int], BearoffTable]] = {}
+# per path: the file's (mtime, size) when read or written, or None for a table that could not be
+# written (kept for the process while the file stays missing), and the table
+_LOADED: dict[Path, tuple[tuple[int, int] | None, BearoffTable]] = {}
 
 
 def build() -> BearoffTable:
@@ -140,7 +148,8 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
     """The table: read from `path` (default `cache_path()`), or built and written there when the
     file is missing, corrupt, truncated or of another format version (or `rebuild` is set).
     A table read once is reused while its file is unchanged. If the file cannot be written the
-    table is still returned (its `reason` says so)."""
+    table is still returned (its `reason` says so), with a `RuntimeWarning`, and kept for this
+    process: it is not built again while the file stays missing."""
     path = Path(path) if path is not None else cache_path()
     with _LOCK:
         stamp = _stamp(path)
@@ -158,14 +167,17 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
             except (OSError, _Unusable) as exc:
                 reason = str(exc)
         built = build()
+        unwritable = None
         try:
             write(path, built)
         except OSError as exc:
+            unwritable = exc
             reason += f"; not cached: {exc}"
         table = BearoffTable(built.turns, built.mean, built.first, built.first_mean, "built", reason, path)
-        stamp = _stamp(path)
-        if stamp is not None:
-            _LOADED[path] = (stamp, table)
+        _LOADED[path] = (_stamp(path), table)
+        if unwritable is not None:
+            warnings.warn(f"the bear-off table could not be cached at {path} ({unwritable}); it is kept in "
+                          "memory for this process", RuntimeWarning, stacklevel=2)
         return table
 
 
@@ -178,9 +190,12 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 def read(path: str | Path) -> BearoffTable:
-    """Read a cached table, checking its magic, version, sizes and sha256 (raises if unusable)."""
+    """Read a cached table, checking its magic, version, sizes and sha256 (raises if unusable).
+
+    Only a regular file of at most MAX_FILE_BYTES is read: a FIFO, a device or a directory
+    named like the cache is refused at once (it is opened without blocking)."""
     path = Path(path)
-    data = path.read_bytes()
+    data = _read_regular(path)
     if len(data) < _HEADER.size:
         raise _Unusable(f"truncated: {len(data)} bytes, less than the header")
     magic, version, states, k_turns, k_first, digest = _HEADER.unpack_from(data)
@@ -194,7 +209,7 @@ def read(path: str | Path) -> BearoffTable:
     if len(data) != expected:
         raise _Unusable(f"truncated or padded: {len(data)} bytes, expected {expected}")
     payload = memoryview(data)[_HEADER.size:]
-    if hashlib.sha256(payload).digest() != digest:
+    if _digest(data[:_FIELDS.size], payload) != digest:
         raise _Unusable("checksum mismatch: the file is corrupt")
     values = np.frombuffer(data, "<f8", offset=_HEADER.size)
     mean, first_mean = values[:STATES], values[STATES:2 * STATES]
@@ -203,14 +218,39 @@ def read(path: str | Path) -> BearoffTable:
     return BearoffTable(turns, mean, first, first_mean, "cache", "", path)
 
 
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES (else `_Unusable`)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _Unusable("not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise _Unusable(f"{st.st_size} bytes, more than a bear-off table's {MAX_FILE_BYTES}")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise _Unusable(f"more than a bear-off table's {MAX_FILE_BYTES} bytes")
+    return data
+
+
+def _digest(fields: bytes, payload: bytes | memoryview) -> bytes:
+    """The sha256 of the header's fields (all that decides how the payload is read) and the payload."""
+    h = hashlib.sha256(fields)
+    h.update(payload)
+    return h.digest()
+
+
 def write(path: str | Path, table: BearoffTable) -> None:
     """Write a table atomically (a temporary file in the same directory, then a rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     parts = [np.ascontiguousarray(a, "<f8") for a in (table.mean, table.first_mean, table.turns, table.first)]
     payload = b"".join(a.tobytes() for a in parts)
-    header = _HEADER.pack(MAGIC, FORMAT_VERSION, STATES, table.turns.shape[1], table.first.shape[1],
-                          hashlib.sha256(payload).digest())
+    fields = _FIELDS.pack(MAGIC, FORMAT_VERSION, STATES, table.turns.shape[1], table.first.shape[1])
+    header = fields + _digest(fields, payload)
     fd, temp = tempfile.mkstemp(prefix=".bearoff-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

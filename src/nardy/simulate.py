@@ -25,6 +25,7 @@ from .position import Position
 from .rules import Rules, Variant
 
 POLICIES = ("random", "first", "greedy", "bearoff")
+MAX_PLIES = 100_000  # a game still going after this many plies is an error (as in the core's loop)
 KINDS = {
     Variant.LONG: {0: "draw", 1: "oin", 2: "mars", 3: "koks"},
     Variant.SHORT: {0: "draw", 1: "single", 2: "gammon", 3: "backgammon"},
@@ -179,7 +180,8 @@ def simulate(
         results are the same as a local run's with the same seed and chunk size; see
         `nardy.distributed`. A function `policy` must then be picklable (cloudpickle).
 
-    Raises `SimulationError` for bad arguments.
+    Raises `SimulationError` for bad arguments, and if a game has not ended after `MAX_PLIES`
+    plies. Ctrl-C (KeyboardInterrupt) stops every chunk within a fraction of a second.
     """
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
@@ -232,12 +234,16 @@ def simulate(
     name = policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator")
     if executor is None:
         joined = Joined(games, record)  # each chunk joined as it arrives, its trace let go
+        stop = np.zeros(1, np.int8)  # set when this thread gives up: the chunks still playing stop
         pool = ThreadPoolExecutor(max_workers=1 if callable(policy) else threads)
         try:
-            for result in pool.map(play_chunk, chunks):
+            for result in pool.map(lambda chunk: play_chunk(chunk, stop), chunks):
                 joined.add(result)
                 finished(len(result["winner"]))
-        finally:  # on an interrupt (Ctrl-C) or error, drop the chunks not yet started: stop promptly
+        except BaseException:  # an interrupt (Ctrl-C) or an error: stop promptly
+            stop[0] = 1
+            raise
+        finally:  # drop the chunks not yet started
             pool.shutdown(wait=True, cancel_futures=True)
         return joined.simulation(rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
                                  seconds=time.perf_counter() - started)
@@ -265,10 +271,15 @@ class Chunk:
     record: bool
 
 
-def play_chunk(chunk: Chunk) -> dict[str, npt.NDArray[Any]]:
+class _Stopped(Exception):
+    """A chunk stopped because its run was given up (the run raises its own exception)."""
+
+
+def play_chunk(chunk: Chunk, stop: npt.NDArray[np.int8] | None = None) -> dict[str, npt.NDArray[Any]]:
     """Play one chunk with dice from PCG64(chunk.seed): the per-game arrays, a function of `chunk` alone.
 
-    The unit of work of every executor (local threads, a Dask cluster's workers).
+    The unit of work of every executor (local threads, a Dask cluster's workers). `stop[0]` set
+    by another thread makes it give up within a few games.
     """
     bit_generator = np.random.PCG64(chunk.seed)
     if callable(chunk.policy):
@@ -281,10 +292,20 @@ def play_chunk(chunk: Chunk) -> dict[str, npt.NDArray[Any]]:
         from .race import load
 
         bearoff = load().mean  # the expected turns of every bear-off state (cached per process)
-    return _simulate.play_games(chunk.games, bit_generator, engine.core_rules(rules),
-                                rules.variant is Variant.LONG and rules.koks, rules.opening == "dice",
-                                _simulate.POLICIES[chunk.policy], chunk.start, chunk.first_mover, chunk.record,
-                                bearoff)
+    out = _simulate.play_games(chunk.games, bit_generator, engine.core_rules(rules),
+                               rules.variant is Variant.LONG and rules.koks, rules.opening == "dice",
+                               _simulate.POLICIES[chunk.policy], chunk.start, chunk.first_mover, chunk.record,
+                               bearoff, MAX_PLIES, stop)
+    if out.get("error") == "too long":
+        raise _too_long(chunk.start)
+    if out.get("error") == "stopped":
+        raise _Stopped()
+    return out
+
+
+def _too_long(start: npt.NDArray[np.int8]) -> SimulationError:
+    return SimulationError(f"a game went on for {MAX_PLIES:,} plies (MAX_PLIES, the limit) without ending; "
+                           f"start board (mover's view) {start.tolist()}")
 
 
 def merge(chunks: list[dict[str, npt.NDArray[Any]]], *, rules: Rules, policy: str, seed: int, chunk_size: int,
@@ -387,6 +408,8 @@ def _play_evaluated(
     names = {"oin": 1, "mars": 2, "koks": 3, "single": 1, "gammon": 2, "backgammon": 3}
     active = np.arange(games)
     while active.size:
+        if plies[active[0]] == MAX_PLIES:  # every unfinished game has played as many plies
+            raise _too_long(start)
         dice = rng.integers(1, 7, size=(active.size, 2))
         if use_opening:
             first = plies[active] == 0

@@ -19,6 +19,7 @@ class Status(enum.IntFlag):
     BOTH_BORNE_OFF = 16  # both sides have borne off all 15
     ILLEGAL_BLOCK_OPPONENT = 32  # the side not on roll holds a six-block the rules forbid
     ILLEGAL_BLOCK_MOVER = 64  # the side on roll does (cannot arise in play either)
+    BOTH_SHUT_OUT = 128  # short: both sides on the bar against closed home boards (neither can ever move)
 
 
 _WORDS = {
@@ -29,6 +30,7 @@ _WORDS = {
     Status.BOTH_BORNE_OFF: "both sides have borne off all 15 checkers",
     Status.ILLEGAL_BLOCK_OPPONENT: "the side not on roll holds a six-block with no opponent checker ahead of it",
     Status.ILLEGAL_BLOCK_MOVER: "the side on roll holds a six-block with no opponent checker ahead of it",
+    Status.BOTH_SHUT_OUT: "both sides have checkers on the bar against a closed home board, so neither can ever move",
 }
 
 

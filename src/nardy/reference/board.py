@@ -100,7 +100,16 @@ def status(board: Sequence[int], rules: Rules) -> Status:
             found |= Status.ILLEGAL_BLOCK_OPPONENT
         if illegal_block(board, rules, holder=1):
             found |= Status.ILLEGAL_BLOCK_MOVER
+        if both_shut_out(board, rules):
+            found |= Status.BOTH_SHUT_OUT
     return found
+
+
+def both_shut_out(board: Sequence[int], rules: Rules) -> bool:
+    """Short nardy: both sides on the bar, each against the other's closed home board (two or
+    more checkers on every point), so that neither can ever move (GNU Backgammon rejects it too)."""
+    return (rules.variant is Variant.SHORT and board[25] > 0 and board[0] < 0
+            and all(board[p] >= 2 for p in range(1, 7)) and all(board[p] <= -2 for p in range(19, 25)))
 
 
 def result(board: Sequence[int], rules: Rules) -> tuple[str, int] | None:
