@@ -209,7 +209,7 @@ cdef class Games:
         return out
 
     cdef void _new_game(self, int i) noexcept nogil:
-        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6)."""
+        """Slot i starts a new game: the roll-off decides the starter, which rolls (docs/rules.md 6)."""
         cdef bitgen_t* rng = self.rngs[i]
         cdef int8_t* row = self.c_state + i * ROW
         cdef int a, b, d1, d2

@@ -311,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
     svg.set_defaults(run=cmd_svg)
 
-    perft = commands.add_parser("perft", help="count the leaves of the game tree (RULES.md section 7)")
+    perft = commands.add_parser("perft", help="count the leaves of the game tree (docs/rules.md section 7)")
     common(perft)
     perft.add_argument("depth", type=int)
     perft.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")

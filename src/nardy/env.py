@@ -15,7 +15,7 @@ the game ended against it (long nardy with last_roll_draw: the last roll failed 
 otherwise and for a draw; the other side's reward is the negative (zero-sum). Points are the
 variant's: oin 1 / mars 2 / koks 3 (koks only with the option), single 1 / gammon 2 /
 backgammon 3. The doubling cube takes no part (and neither does `next_starter`: every new game
-of a slot starts with a roll-off, as RULES.md section 6 begins a game).
+of a slot starts with a roll-off, as docs/rules.md section 6 begins a game).
 
 Seeding: slot i rolls with `PCG64(SeedSequence(seed, spawn_key=(i,)))` (that is,
 `SeedSequence(seed).spawn(n)[i]`), so a slot's games depend only on the seed, its index and
@@ -66,7 +66,7 @@ def encode(
     first m rows are returned); reusing one saves allocating a large array per call.
 
     Raises `InvalidPositionError` for boards with impossible checker counts (the checks of
-    RULES.md section 8 other than the six-block rule).
+    docs/rules.md section 8 other than the six-block rule).
     """
     variant = Variant.parse(variant)
     array = _boards(boards)
