@@ -65,7 +65,8 @@ def generate(
 
     Raises
     ------
-    InvalidPositionError, InvalidDiceError, GameOverError (naming the first bad row).
+    InvalidPositionError, InvalidDiceError, GameOverError
+        Naming the first bad row.
     """
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))

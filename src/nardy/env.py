@@ -56,10 +56,12 @@ def encode(
 
     Units 0..97 are ours, 98..195 theirs, each side's in its own point numbers (point q of a
     side is its mover-relative point q, q = 1..24):
-      - 4(q-1) .. 4(q-1)+3: n checkers on point q as 1[n>=1], 1[n>=2], 1[n>=3], (n-3)/2 if n > 3;
-      - short nardy: 96 the bar / 2, 97 borne off / 15;
-      - long nardy (no bar): 96 borne off / 15, 97 1 while all 15 are still on the head
-        (the side's first turn, when the head rule's exception may apply).
+
+    - 4(q-1) .. 4(q-1)+3: n checkers on point q as 1[n>=1], 1[n>=2], 1[n>=3], (n-3)/2 if n > 3;
+    - short nardy: 96 the bar / 2, 97 borne off / 15;
+    - long nardy (no bar): 96 borne off / 15, 97 1 while all 15 are still on the head
+      (the side's first turn, when the head rule's exception may apply).
+
     Units 196 and 197: 1 if we are on roll, 1 if they are.
 
     `out`: a C-contiguous float32 array of at least m rows of that width to write into (its
