@@ -354,7 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="play the chunks on the Dask cluster of this scheduler "
-                     "(tcp://host:8786; needs nardy[dask]) instead of local threads")
+                     "(tcp://host:8786; needs the dask extra, pip install '.[dask]') instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
     return parser
