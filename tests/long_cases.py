@@ -1,6 +1,6 @@
 """Helpers for the long nardy rules tests: building mover's-view boards and collecting results.
 
-Every board here is a mover's-view array (RULES.md section 1): index 1..24 the mover's points,
+Every board here is a mover's-view array (docs/rules.md section 1): index 1..24 the mover's points,
 positive = the mover's checkers, negative = the opponent's; index 0 and 25 (bars) are 0 in
 long nardy. The opponent's own point q is the mover's point `opp(q)`.
 """

@@ -1,6 +1,6 @@
-"""Bearing off (RULES.md section 3) in both variants, on both backends.
+"""Bearing off (docs/rules.md section 3) in both variants, on both backends.
 
-Boards are in the mover's view (RULES.md section 1). The opponent's checkers stand on the
+Boards are in the mover's view (docs/rules.md section 1). The opponent's checkers stand on the
 mover's point 12, far from the mover's home (short nardy: the opponent's 13; long nardy: the
 opponent's head), so the same board is a valid position of either game and nothing of the
 opponent's is in the way. Mover's boards avoid six points in a row (long nardy's block rule).
@@ -154,7 +154,7 @@ def test_game_ends_with_last_checker_off(backend, variant, mover, dice, steps):
 
 def test_game_end_counts_the_steps_actually_played(backend, variant):
     # one checker on 2, roll 6-1: 2/1/off plays two steps, 2/off one, so only 2/1/off is a
-    # legal sequence (RULES.md 3); without a blot on 1 both reach the same position
+    # legal sequence (docs/rules.md 3); without a blot on 1 both reach the same position
     rules = Rules(variant)
     view = board({2: 1})
     p = Position(view, variant)

@@ -205,7 +205,7 @@ def test_cli_simulate_on_a_scheduler(client, capsys):
 
 def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` now fails
-    with pytest.raises(InvalidArgumentError, match=r"pip install 'nardy\[dask\]'"):
+    with pytest.raises(InvalidArgumentError, match=r"pip install '\.\[dask\]' in nardy's checkout"):
         connect("tcp://127.0.0.1:8786")
 
 

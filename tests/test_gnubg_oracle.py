@@ -10,7 +10,7 @@ Checked independently here, by gnubg in the test run itself:
 - the distinct results of all 21 rolls in 300 positions reached by seeded random self-play
   (with checkers on the bar, closed boards, bearing off and lost rolls among them);
 - perft 1 and 2 of every entry of tests/data/perft/short.perft;
-- the hand-made edge positions of test_short_rules.py / test_bear_off.py, including RULES.md
+- the hand-made edge positions of test_short_rules.py / test_bear_off.py, including docs/rules.md
   section 3's last checker case (2/1*/off with 6-1), where gnubg also plays only 2/1*/off.
 Not checked by gnubg in the tests: short perft 3 = 116154993 (the compiled core's; it was
 confirmed once offline with this oracle, about 7 minutes, see tests/data/perft/short.perft).

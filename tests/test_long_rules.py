@@ -1,4 +1,4 @@
-"""Long nardy rules (RULES.md sections 1, 3, 4 and 7), each checked on both backends.
+"""Long nardy rules (docs/rules.md sections 1, 3, 4 and 7), each checked on both backends.
 
 Boards are mover's-view arrays built with `long_cases.board(mine, theirs)` in the MOVER's
 numbers: the mover's head is its point 24, the opponent's head its point 12, and the
@@ -553,7 +553,7 @@ def test_six_block_status_across_the_board(backend, mine, theirs, rules, allowed
     if allowed:
         assert (on_roll, not_on_roll) == (Status.VALID, Status.VALID)
     else:
-        assert not_on_roll == Status.ILLEGAL_BLOCK_OPPONENT  # RULES.md 4: an invalid position
+        assert not_on_roll == Status.ILLEGAL_BLOCK_OPPONENT  # docs/rules.md 4: an invalid position
         assert on_roll == Status.ILLEGAL_BLOCK_MOVER
 
 

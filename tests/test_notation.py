@@ -1,4 +1,4 @@
-"""Move notation (GNU Backgammon's, read leniently) and position IDs (FORMATS.md 1.1, 1.2)."""
+"""Move notation (GNU Backgammon's, read leniently) and position IDs (docs/formats.md sections 1, 3 and 4)."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def test_gnubg_position_id_of_the_start():
 
 
 def test_gnubg_encodes_the_side_not_on_roll_first():
-    # FORMATS.md 1.2: not on roll 13 on its ace and 2 on the bar, on roll 15 on its 6-point
+    # docs/formats.md section 3: not on roll 13 on its ace and 2 on the bar, on roll 15 on its 6-point
     view = [0] * 26
     view[6], view[24], view[0] = 15, -13, -2
     p = Position(view, "short")

@@ -1,8 +1,8 @@
-"""perft (RULES.md section 7) from the suites in tests/data/perft/*.perft, on both backends.
+"""perft (docs/rules.md section 7) from the suites in tests/data/perft/*.perft, on both backends.
 
 Each `perft DEPTH COUNT` line runs on the compiled core, and on the pure-Python reference when
 DEPTH is at most the entry's `reference-depth` (default 2), to keep the file fast. The counts
-are distinct resulting positions per roll (RULES.md 7), not step sequences; the file headers
+are distinct resulting positions per roll (docs/rules.md 7), not step sequences; the file headers
 say where each number comes from. On a mismatch the failure message gives the per-roll
 breakdown (distinct children and subtotal of each of the 21 rolls) from both backends.
 """

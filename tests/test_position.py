@@ -103,7 +103,7 @@ def test_ascii_board_of_the_long_start_shows_both_heads():
     assert "BAR" not in str(Position.start("long"))
 
 
-# RULES.md section 8: every kind of bad input, with its specific error naming the problem
+# docs/rules.md section 8: every kind of bad input, with its specific error naming the problem
 
 
 def test_wrong_number_of_entries_is_rejected():

@@ -1,4 +1,4 @@
-"""The `Rules` value: every option of RULES.md with its default, and clear errors."""
+"""The `Rules` value: every option of docs/rules.md with its default, and clear errors."""
 
 import pickle
 

@@ -1,4 +1,4 @@
-"""Result kinds and points (RULES.md sections 4 and 5, "Scoring"), points before the cube.
+"""Result kinds and points (docs/rules.md sections 4 and 5, "Scoring"), points before the cube.
 
 Finished positions are built with absolute (White's) point numbers. White's home is 1..6 in
 both games. Short nardy: Black's point q is White's 25-q, so Black's home is White's 19..24.

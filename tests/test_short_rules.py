@@ -1,6 +1,6 @@
-"""Short nardy (backgammon) move rules: RULES.md sections 1, 3 and 5, on both backends.
+"""Short nardy (backgammon) move rules: docs/rules.md sections 1, 3 and 5, on both backends.
 
-Boards are written in the mover's view (RULES.md section 1): index 1..24 the mover's points,
+Boards are written in the mover's view (docs/rules.md section 1): index 1..24 the mover's points,
 positive = the mover's checkers, negative = the opponent's, 25 the mover's bar, 0 the
 opponent's bar as a negative count. Expected results are built by hand with `play`, a tiny
 independent step applier, never by the engine under test.
@@ -55,7 +55,7 @@ def pos(view) -> Position:
     return Position(view, "short")
 
 
-# -- opening rolls (RULES.md section 7 reference points) ---------------------------------------
+# -- opening rolls (docs/rules.md section 7 reference points) ---------------------------------------
 
 
 @pytest.mark.parametrize(("dice", "count"), [((6, 5), 7), ((5, 6), 7), ((3, 1), 16), ((1, 3), 16), ((1, 1), 42)])
@@ -284,7 +284,7 @@ def test_max_steps_rule_single_checker_order(backend):
 
 
 def test_last_checker_hit_then_off_not_direct_off(backend):
-    # RULES.md 3: one checker on 2, an opponent blot on 1, roll 6-1: only 2/1*/off is legal
+    # docs/rules.md 3: one checker on 2, an opponent blot on 1, roll 6-1: only 2/1*/off is legal
     view = board({2: 1}, {1: 1, 20: 2})
     hit_then_off = board({}, {20: 2}, opp_bar=1)
     direct_off = board({}, {1: 1, 20: 2})

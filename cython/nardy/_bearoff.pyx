@@ -4,7 +4,7 @@ For every state (0..15 checkers over the six home points, numbered as in _bearof
 each of the 21 rolls, the legal plays come from the move generator itself (gen_moves on a board
 holding only the mover's home checkers, the opponent's all borne off), so the rules of play
 (as much of the roll as possible, the larger die, bearing off with a higher die) are exactly
-RULES.md's. Two tables, each P(k turns) for k = 0..K-1 and its mean:
+docs/rules.md's. Two tables, each P(k turns) for k = 0..K-1 and its mean:
 
 - turns: the turns to bear off every checker, playing each roll to minimise the expected turns;
 - first: the turns until at least one checker is borne off, playing each roll to minimise the

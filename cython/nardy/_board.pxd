@@ -1,4 +1,4 @@
-# The board as the compiled core sees it: the mover's-view array of RULES.md section 1,
+# The board as the compiled core sees it: the mover's-view array of docs/rules.md section 1,
 # 26 int8 in a row (index 1..24 the mover's points, >0 mover's checkers, <0 opponent's;
 # 25 the mover's bar; 0 the opponent's bar as a negative count), plus 24-bit occupancy
 # words (bit p-1 stands for the mover's point p). No Python objects below this line.
@@ -206,7 +206,7 @@ cdef inline void pips(const int8_t* b, int variant, int32_t* out) noexcept nogil
 
 
 cdef inline int result_kind(const int8_t* b, int variant, bint koks) noexcept nogil:
-    """The winner (the mover of `b`, all 15 off) scores 1, 2 or 3 (RULES.md 4 and 5)."""
+    """The winner (the mover of `b`, all 15 off) scores 1, 2 or 3 (docs/rules.md 4 and 5)."""
     cdef scan_t s
     cdef int p
     scan(b, &s)
@@ -234,7 +234,7 @@ cdef enum:
 cdef inline int judge(const int8_t* child, int mover, int starter, bint* last_roll, const rules_t* r,
                       bint koks, int* kind) noexcept nogil:
     """After `mover` played `child` (its view, before the turn passes): the winner (0 or 1),
-    DRAWN, or PLAYING; `kind` gets the points (RULES.md 4 to 6, with the last-roll draw:
+    DRAWN, or PLAYING; `kind` gets the points (docs/rules.md 4 to 6, with the last-roll draw:
     `last_roll` is set when the other side gets its last roll, and read on that roll)."""
     cdef int8_t after[26]
     kind[0] = 0

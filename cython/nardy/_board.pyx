@@ -3,7 +3,7 @@
 from libc.stdint cimport int8_t, uint32_t
 
 cdef uint32_t status_of(const int8_t* b, const rules_t* r, scan_t* s) noexcept nogil:
-    """RULES.md section 8 problems of one board, as nardy.status.Status flags; fills `s`."""
+    """docs/rules.md section 8 problems of one board, as nardy.status.Status flags; fills `s`."""
     cdef uint32_t found = 0
     cdef int mine, theirs
     scan(b, s)

@@ -531,7 +531,7 @@ cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
 
 
 def perft(bytes board, int depth, tuple rules):
-    """(code, count): RULES.md section 7 perft of one board (26 int8 bytes)."""
+    """(code, count): docs/rules.md section 7 perft of one board (26 int8 bytes)."""
     cdef rules_t r = as_rules(rules)
     cdef const int8_t* view = board_pointer(board)
     cdef int code = check(view, &r)

@@ -38,7 +38,7 @@ cdef inline int below(bitgen_t* rng, uint32_t n) noexcept nogil:
 
 
 cdef inline int roll_off(bitgen_t* rng, int* a, int* b) noexcept nogil:
-    """Each side rolls one die, ties roll again (RULES.md 6): the starter, 0 (White: `a` higher) or 1."""
+    """Each side rolls one die, ties roll again (docs/rules.md 6): the starter, 0 (White: `a` higher) or 1."""
     a[0] = b[0] = 0
     while a[0] == b[0]:
         a[0] = roll(rng)

@@ -241,7 +241,7 @@ cdef class Games:
         return out
 
     cdef void _new_game(self, int i) noexcept nogil:
-        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6);
+        """Slot i starts a new game: the roll-off decides the starter, which rolls (docs/rules.md section 6);
         from a given start (first_mover 0 or 1), that colour is on roll and rolls at once."""
         cdef bitgen_t* rng = self.rngs[i]
         cdef int8_t* row = self.c_state + i * ROW

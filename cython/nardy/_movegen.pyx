@@ -1,4 +1,4 @@
-"""Move generation in the compiled core (RULES.md sections 3 to 5), without the GIL.
+"""Move generation in the compiled core (docs/rules.md sections 3 to 5), without the GIL.
 
 A turn is walked depth-first, one step per level, over occupancy words: the sources of a
 die d are `mover & (open_points << d)`, plus the bar and one bearing-off source. A double is
@@ -422,7 +422,7 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
 
 
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
-    """Checkers that may leave the head this turn (RULES.md 4: head rule, first-turn exception)."""
+    """Checkers that may leave the head this turn (docs/rules.md 4: head rule, first-turn exception)."""
     cdef int p
     if r.variant == SHORT:
         return CHECKERS
@@ -536,7 +536,7 @@ cdef struct perft_t:
 
 
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil:
-    """RULES.md section 7 on a valid, unfinished board; -1 if `cap` results per roll were too
+    """docs/rules.md section 7 on a valid, unfinished board; -1 if `cap` results per roll were too
     few, PERFT_INTERRUPTED if a signal handler raised (Ctrl-C)."""
     cdef perft_t P
     cdef int level, failed = 0

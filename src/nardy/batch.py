@@ -1,6 +1,6 @@
 """Batch functions over numpy arrays of mover's-view boards: no Python object per position.
 
-Boards are (n, 26) integer arrays (RULES.md section 1; int8 is used as is, wider integer types
+Boards are (n, 26) integer arrays (docs/rules.md section 1; int8 is used as is, wider integer types
 are checked and converted), rolls are (n, 2). Every function takes ``backend="python"`` to run
 the reference instead of the compiled core, for comparison; both raise the same errors.
 """
@@ -103,7 +103,8 @@ def generate(
 
     Raises
     ------
-    InvalidPositionError, InvalidDiceError, GameOverError (naming the first bad row).
+    InvalidPositionError, InvalidDiceError, GameOverError
+        Naming the first bad row.
     """
     rules = Rules.of(rules)
     if (backend is None or backend == "cython") and engine._core is not None:

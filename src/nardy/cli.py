@@ -544,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
     svg.set_defaults(run=cmd_svg)
 
-    perft = commands.add_parser("perft", help="count the leaves of the game tree (RULES.md section 7)")
+    perft = commands.add_parser("perft", help="count the leaves of the game tree (docs/rules.md section 7)")
     common(perft)
     perft.add_argument("depth", type=int)
     perft.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
@@ -597,7 +597,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="play the chunks on the Dask cluster of this scheduler "
-                     "(tcp://host:8786; needs nardy[dask]) instead of local threads")
+                     "(tcp://host:8786; needs the dask extra, pip install '.[dask]') instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
     for p in (parser, *commands.choices.values()):

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import InvalidArgumentError
 
-INSTALL = "pip install 'nardy[dask]'"
+INSTALL = "pip install '.[dask]' in nardy's checkout"  # nardy is not on PyPI
 
 
 def is_client(obj: object) -> bool:

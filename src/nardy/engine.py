@@ -113,7 +113,7 @@ def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None =
 
 
 def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
-    """RULES.md section 8 problems of a board."""
+    """docs/rules.md section 8 problems of a board."""
     if backend_of(backend) == "python":
         return reference.status(as_ints(board), rules)
     import numpy as np
@@ -171,7 +171,7 @@ def sequences(
 
 
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
-    """RULES.md section 7 perft."""
+    """docs/rules.md section 7 perft."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise InvalidArgumentError(f"perft depth must be a whole number >= 0, got {depth!r}")
     if backend_of(backend) == "python":

@@ -27,7 +27,7 @@ the game ended against it (long nardy with last_roll_draw: the last roll failed 
 otherwise and for a draw; the other side's reward is the negative (zero-sum). Points are the
 variant's: oin 1 / mars 2 / koks 3 (koks only with the option), single 1 / gammon 2 /
 backgammon 3. The doubling cube takes no part (and neither does `next_starter`: every new game
-of a slot starts with a roll-off, as RULES.md section 6 begins a game).
+of a slot starts with a roll-off, as docs/rules.md section 6 begins a game).
 
 Seeding: slot i rolls with `PCG64(SeedSequence(seed, spawn_key=(i,)))` (that is,
 `SeedSequence(seed).spawn(n)[i]`), so a slot's games depend only on the seed, its index and
@@ -73,17 +73,19 @@ def encode(
 
     Units 0..97 are ours, 98..195 theirs, each side's in its own point numbers (point q of a
     side is its mover-relative point q, q = 1..24):
-      - 4(q-1) .. 4(q-1)+3: n checkers on point q as 1[n>=1], 1[n>=2], 1[n>=3], (n-3)/2 if n > 3;
-      - short nardy: 96 the bar / 2, 97 borne off / 15;
-      - long nardy (no bar): 96 borne off / 15, 97 1 while all 15 are still on the head
-        (the side's first turn, when the head rule's exception may apply).
+
+    - 4(q-1) .. 4(q-1)+3: n checkers on point q as 1[n>=1], 1[n>=2], 1[n>=3], (n-3)/2 if n > 3;
+    - short nardy: 96 the bar / 2, 97 borne off / 15;
+    - long nardy (no bar): 96 borne off / 15, 97 1 while all 15 are still on the head
+      (the side's first turn, when the head rule's exception may apply).
+
     Units 196 and 197: 1 if we are on roll, 1 if they are.
 
     `out`: a C-contiguous float32 array of at least m rows of that width to write into (its
     first m rows are returned); reusing one saves allocating a large array per call.
 
     Raises `InvalidPositionError` for boards with impossible checker counts (the checks of
-    RULES.md section 8 other than the six-block rule).
+    docs/rules.md section 8 other than the six-block rule).
     """
     variant = Variant.parse(variant)
     array = _boards(boards)

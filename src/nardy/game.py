@@ -1,4 +1,4 @@
-"""Games and matches (RULES.md sections 4 to 6): roll-off, turns, scoring, the doubling cube.
+"""Games and matches (docs/rules.md sections 4 to 6): roll-off, turns, scoring, the doubling cube.
 
 Pure Python (nothing here is hot): the rules of each move come from `Position`. Dice come from
 a seeded numpy `Generator`, or from a given list; a game's `record` replays it exactly.

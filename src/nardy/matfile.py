@@ -1,4 +1,4 @@
-"""Match files: the plain-text `.mat` format of Jellyfish and GNU Backgammon (FORMATS.md 1.6).
+"""Match files: the plain-text `.mat` format of Jellyfish and GNU Backgammon (docs/formats.md section 7).
 
 Short nardy is written as GNU Backgammon writes it: optional `; [Tag "value"]` header lines,
 ` N point match` (0 for money play), then each game's score line and numbered rows with the

@@ -1,4 +1,4 @@
-"""Reading moves and positions as players write them (FORMATS.md sections 1.1 and 1.2).
+"""Reading moves and positions as players write them (docs/formats.md sections 1 to 4).
 
 Moves: GNU Backgammon's notation (written by `str(Move)`) read leniently, as gnubg's own
 parser does: `bar`/`b`/`25`, `off`/`o`/`0`/`-`, with or without `*`, merged (24/13) or step by
@@ -294,7 +294,7 @@ class MatchState:
     jacoby: bool = False
 
 
-_MATCH_FIELDS = [  # (first bit, width), 0-based, LSB first: FORMATS.md 1.3
+_MATCH_FIELDS = [  # (first bit, width), 0-based, LSB first: docs/formats.md section 5
     ("cube", 0, 4), ("owner", 4, 2), ("on_roll", 6, 1), ("crawford", 7, 1), ("state", 8, 3), ("turn", 11, 1),
     ("double", 12, 1), ("resign", 13, 2), ("die1", 15, 3), ("die2", 18, 3), ("length", 21, 15),
     ("score0", 36, 15), ("score1", 51, 15), ("no_jacoby", 66, 1),

@@ -1,6 +1,6 @@
 """The position: an immutable value for either variant, built on the mover's-view array.
 
-The mover's-view array (RULES.md section 1) is the public interchange form and the layout the
+The mover's-view array (docs/rules.md section 1) is the public interchange form and the layout the
 compiled core works on: 26 int8 in a row, index 1..24 the mover's points (positive = the
 mover's checkers, negative = the opponent's), 25 the mover's bar, 0 the opponent's bar as a
 negative count; borne-off counts are 15 minus what is on the board. A `Position` stores it
@@ -44,7 +44,7 @@ class Position:
     (167, 167)
 
     Raises `InvalidPositionError` for a malformed array, and (unless ``validate=False``) for
-    any problem of RULES.md section 8; `status()` lists the problems without raising.
+    any problem of docs/rules.md section 8; `status()` lists the problems without raising.
     """
 
     __slots__ = ("_board", "variant", "turn")
@@ -72,7 +72,7 @@ class Position:
     # construction ---------------------------------------------------------------------------
     @classmethod
     def start(cls, variant: Variant | str = Variant.LONG, turn: Color | str = Color.WHITE) -> Position:
-        """The starting position (RULES.md section 2)."""
+        """The starting position (docs/rules.md section 2)."""
         variant = Variant.parse(variant)
         mine = _START[variant]
         return cls.from_points(variant, white=mine, black=mine, own_numbers=True, turn=turn)
@@ -191,7 +191,7 @@ class Position:
 
     # validation -------------------------------------------------------------------------------
     def status(self, rules: Rules | None = None, *, backend: str | None = None) -> Status:
-        """Every problem of RULES.md section 8 as flags; `Status.VALID` when there are none."""
+        """Every problem of docs/rules.md section 8 as flags; `Status.VALID` when there are none."""
         return engine.status(self._board, self._rules(rules), backend)
 
     def is_valid(self, rules: Rules | None = None) -> bool:

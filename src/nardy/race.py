@@ -4,7 +4,7 @@ Once the sides have passed each other a game is a race decided by the dice. For 
 distribution of up to 15 checkers over a side's six home points (54,264 states) the table
 holds the exact probability of needing k turns to bear them all off, playing each roll to
 minimise the expected turns, and the same for the turns to the *first* checker off (how a side
-that may lose a gammon / mars plays). One table serves both variants: bearing off (RULES.md
+that may lose a gammon / mars plays). One table serves both variants: bearing off (docs/rules.md
 section 3) is the same in both, and in a pure race neither hitting nor the six-block rule can
 matter (a side's home checkers only move down or off, and with the other side all in its own
 home, the other's checkers stand ahead of any block).

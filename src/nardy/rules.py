@@ -1,4 +1,4 @@
-"""Variants, colours and the rule options of RULES.md, as one immutable `Rules` value."""
+"""Variants, colours and the rule options of docs/rules.md, as one immutable `Rules` value."""
 
 from __future__ import annotations
 
@@ -63,9 +63,9 @@ OPTIONS: dict[str, tuple[tuple[Variant, ...], tuple[Any, ...], dict[Variant, Any
     "block_timing": ((_L,), ("step", "end"), {_L: "step"}),
     "koks": ((_L,), _BOOL, {_L: False}),
     "last_roll_draw": ((_L,), _BOOL, {_L: False}),
-    # RULES.md 6: how the starter opens; long default "reroll", short default "dice"
+    # docs/rules.md 6: how the starter opens; long default "reroll", short default "dice"
     "opening": ((_L, _S), ("reroll", "dice"), {_L: "reroll", _S: "dice"}),
-    # RULES.md 6: who starts the next game of a match
+    # docs/rules.md 6: who starts the next game of a match
     "next_starter": ((_L, _S), ("winner", "black", "rolloff"), {_L: "winner", _S: "rolloff"}),
     "cube": ((_S,), _BOOL, {_S: True}),
     "crawford": ((_S,), _BOOL, {_S: True}),
@@ -74,7 +74,7 @@ OPTIONS: dict[str, tuple[tuple[Variant, ...], tuple[Any, ...], dict[Variant, Any
 
 
 class Rules:
-    """A variant and every rule option of RULES.md, with its defaults.
+    """A variant and every rule option of docs/rules.md, with its defaults.
 
     >>> Rules(Variant.LONG, block_rule="home")
     Rules('long', block_rule='home')

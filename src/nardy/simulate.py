@@ -156,32 +156,44 @@ def simulate(
 
     Parameters
     ----------
-    rules : Rules, or a variant ("long", "short") for its default rules.
-    games : the number of games.
-    seed : the root seed (an int); None draws one (it is kept in the result).
-    policy : "random" (uniform among the distinct resulting positions), "first" (the first
+    rules : Rules or str
+        The rules, or a variant ("long", "short") for its default rules.
+    games : int
+        The number of games.
+    seed : int or None
+        The root seed; None draws one (it is kept in the result).
+    policy : str or callable
+        "random" (uniform among the distinct resulting positions), "first" (the first
         legal play generated) or "greedy" (a race policy: the lowest own pip count after the
         move, then the fewest blots, then the first generated), "bearoff" (the bear-off table's
         play, `nardy.race`, whenever the mover's checkers are all home; else the lowest pip
-        count, then the fewest checkers outside home, then the least waste of those home); or a function that scores
-        afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
+        count, then the fewest checkers outside home, then the least waste of those home); or
+        a function that scores afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
         before the turn passes) it returns m numbers, and each game plays its highest-scored
         one (the first on ties). It is called once per ply for all unfinished games of a chunk
         at once, from the calling thread (so `threads` does not apply), and `record` is not
         available with it.
-    threads : worker threads over chunks; default all cores. Results do not depend on it.
-    chunk_size : games per chunk (and per seed of the SeedSequence).
-    record : also keep every ply (board, dice, colour on roll).
-    start : play every game on from this position (a rollout) with its side on roll, which
+    threads : int or None
+        Worker threads over chunks; default all cores. Results do not depend on it.
+    chunk_size : int
+        Games per chunk (and per seed of the SeedSequence).
+    record : bool
+        Also keep every ply (board, dice, colour on roll).
+    start : Position or None
+        Play every game on from this position (a rollout) with its side on roll, which
         rolls at once; by default each game is new and starts with the roll-off.
-    progress : called as progress(games_done, games) after each chunk.
-    executor : a `distributed.Client` (Dask) to play the chunks on its cluster's workers, one
-        task per chunk, instead of on local threads (then `threads` must be left out). The
-        results are the same as a local run's with the same seed and chunk size; see
+    progress : callable or None
+        Called as progress(games_done, games) after each chunk.
+    executor : distributed.Client or None
+        A Dask client to play the chunks on its cluster's workers, one task per chunk,
+        instead of on local threads (then `threads` must be left out). The results are the same as a local run's with the same seed and chunk size; see
         `nardy.distributed`. A function `policy` must then be picklable (cloudpickle).
 
-    Raises `SimulationError` for bad arguments, and if a game has not ended after `MAX_PLIES`
-    plies. Ctrl-C (KeyboardInterrupt) stops every chunk within a fraction of a second.
+    Raises
+    ------
+    SimulationError
+        For bad arguments, and if a game has not ended after `MAX_PLIES` plies. Ctrl-C
+        (KeyboardInterrupt) stops every chunk within a fraction of a second.
     """
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:

@@ -1,4 +1,4 @@
-"""Validation flags for positions (RULES.md section 8), shared by both backends."""
+"""Validation flags for positions (docs/rules.md section 8), shared by both backends."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The pure-Python reference rules engine: the executable specification of RULES.md.
+"""The pure-Python reference rules engine: the executable specification of docs/rules.md.
 
-It works on mover's-view arrays (tuples of 26 ints, RULES.md section 1) and never imports
+It works on mover's-view arrays (tuples of 26 ints, docs/rules.md section 1) and never imports
 the compiled core, so the tests can prove the core against it. Clarity over speed.
 """
 

@@ -1,6 +1,6 @@
 """Board facts in the mover's view: turning the board, pips, six-blocks, validation, scoring.
 
-A board is a sequence of 26 ints (RULES.md section 1): index 1..24 the mover's points
+A board is a sequence of 26 ints (docs/rules.md section 1): index 1..24 the mover's points
 (positive = mover's checkers, negative = opponent's), 25 the mover's bar, 0 the opponent's
 bar as a negative count. Borne-off counts are 15 minus what is on the board.
 """
@@ -81,7 +81,7 @@ def illegal_block(board: Sequence[int], rules: Rules, holder: int = 1) -> bool:
 
 
 def status(board: Sequence[int], rules: Rules) -> Status:
-    """Every problem with this board under these rules (RULES.md section 8)."""
+    """Every problem with this board under these rules (docs/rules.md section 8)."""
     found = Status.VALID
     if board[25] < 0 or board[0] > 0:
         found |= Status.NEGATIVE_BAR

@@ -1,4 +1,4 @@
-"""Legal turns by RULES.md sections 3 to 5, written to be checked line by line.
+"""Legal turns by docs/rules.md sections 3 to 5, written to be checked line by line.
 
 A step is (from, to, hit) in the mover's points: 25 is the bar, 0 is off. A turn is a
 sequence of steps. `legal_results` walks every step sequence level by level (one level per
@@ -20,7 +20,7 @@ Step = tuple[int, int, bool]
 Steps = tuple[Step, ...]
 State = tuple[Board, tuple[int, ...], int]  # board, dice still to play, checkers taken from the head
 
-# the 21 distinct rolls, each once (RULES.md section 7)
+# the 21 distinct rolls, each once (docs/rules.md section 7)
 ROLLS: tuple[tuple[int, int], ...] = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
 
 BAR = 25
@@ -54,7 +54,7 @@ def check_board(board: Sequence[int], rules: Rules, last_roll: bool = False) -> 
 
 
 def head_limit(board: Board, dice: tuple[int, int], rules: Rules) -> int:
-    """How many checkers may leave the head (the mover's point 24) this turn (RULES.md 4)."""
+    """How many checkers may leave the head (the mover's point 24) this turn (docs/rules.md 4)."""
     if rules.variant is Variant.SHORT:
         return CHECKERS  # no head rule
     d1, d2 = dice
@@ -168,7 +168,7 @@ def results(board: Board, dice: tuple[int, int], rules: Rules, *, all_sequences:
     """`legal_results` without checking its input (for callers that already did)."""
     levels = _levels(board, dice, rules, all_sequences)
     # candidates: every sequence that obeys the step rules; under block_timing "end" only
-    # those whose final position holds no illegal block (RULES.md 4)
+    # those whose final position holds no illegal block (docs/rules.md 4)
     end_timing = rules.variant is Variant.LONG and rules.block_timing == "end"
     candidates = [
         {state: seqs for state, seqs in level.items() if not (end_timing and block_problem(state[0], rules))}

@@ -1,4 +1,4 @@
-"""perft: the leaf count of the full game tree (RULES.md section 7)."""
+"""perft: the leaf count of the full game tree (docs/rules.md section 7)."""
 
 from __future__ import annotations
 
