@@ -19,7 +19,7 @@ DIRECTIVES = dict(
     cdivision=True,
     embedsignature=True,
 )
-MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env"]
+MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env", "_net"]
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 
 setup(
