@@ -75,6 +75,13 @@ class Net:
             value.setflags(write=False)
             object.__setattr__(self, name, value)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
+        # what the core adds per point: the rows of a point's four units summed for each count
+        counts = np.arange(1, 16)
+        units = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
+        sides = [self.w1[98 * s:98 * s + 96].astype(np.float64).reshape(24, 4, hidden) for s in (0, 1)]
+        per_point = np.einsum("nu,quh->qnh", units, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
+        object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
+        object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
 
     @property
     def hidden(self) -> int:
@@ -117,7 +124,8 @@ class Net:
 
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
-        _net.forward(rows, self.variant is Variant.SHORT, after, self.w1, self.b1, self.w2, self.b2, out)
+        _net.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2, self.b2,
+                     out)
         return out
 
     def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
@@ -178,8 +186,9 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         raise InvalidArgumentError(f"ply must be 0 or 1, got {ply!r}")
     rules = position._rules(rules)
     net = net or default_net(rules.variant)
-    moves = position.legal_moves(dice, rules)
-    after = np.array([_afterstate(position, m, rules) for m in moves], np.int8)
+    results = position._results(dice, rules, None)       # legal_moves' order, with each result
+    moves = [position.move(dice, pairs) for _, pairs in results]
+    after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
     probs = _swap(_evaluate(after, rules, net, after=True))
     equities = equity(probs)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
@@ -208,12 +217,6 @@ def _swap(probs: Floats) -> Floats:
     out = probs[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = 1 - probs[..., 0]
     return out
-
-
-def _afterstate(position: Position, move: Move, rules: Rules) -> npt.NDArray[np.int8]:
-    """The mover's-view board after `move`, before the turn passes."""
-    child = position.apply(move, rules)
-    return np.array(reference.flip(child.view(), position.variant), np.int8)
 
 
 def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | None
