@@ -307,6 +307,18 @@ def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
     return out
 
 
+def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """For each segment values[offsets[i]:offsets[i+1]] (none empty), the index of its largest
+    value, the first on ties."""
+    starts = offsets[:-1]
+    best = np.repeat(np.maximum.reduceat(values, starts), np.diff(offsets))
+    hits = np.flatnonzero(values == best)
+    segment = np.searchsorted(offsets, hits, side="right") - 1
+    first = np.ones(len(hits), bool)
+    first[1:] = segment[1:] != segment[:-1]
+    return hits[first]
+
+
 def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Floats:
     """The mover's probabilities of each afterstate averaged over the other side's 21 rolls, each
     answered by its best 0-ply play."""
@@ -324,12 +336,7 @@ def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Float
     children, offsets, _ = batch.generate(rows, rolls, rules)
     # each reply's result judged for us (the side on roll after it), the reply minimising our equity
     ours = _evaluate(children, rules, net, after=True)
-    eq = equity(ours)
-    starts = offsets[:-1]
-    worst = np.minimum.reduceat(eq, starts)
-    pick = np.empty(len(starts), np.int64)
-    for r, (a, b) in enumerate(zip(starts, offsets[1:])):
-        pick[r] = a + int(np.flatnonzero(eq[a:b] == worst[r])[0])
+    pick = segment_argmax(-equity(ours), offsets)
     per_roll = ours[pick].reshape(live.size, len(ROLLS), len(OUTPUTS))
     out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
     return out
