@@ -53,6 +53,10 @@ def samples() -> dict[str, str]:
         "short_bar_black_bottom": board(short_bar, move=short_bar_move, bottom="black"),
         "short_bear_off": board(short_off, move=short_off.parse_move("6/off 6/4", (6, 2)), home="left"),
         "short_plain": board(short_bar, show_pips=False, show_numbers=False, size=300),
+        "short_match_after": board(short_bar, move=short_bar_move, after=True, cube=4, cube_owner="black",
+                                   score=(3, 5), match_length=7, names=("Ann", "Bob")),
+        "short_black_on_roll_centred_cube": board(short_off, dice=(6, 2), cube=1, score=(0, 0), match_length=0),
+        "long_black_on_roll_white_numbers": board(long_off, dice=(2, 2), numbers="white"),
     }
 
 

@@ -65,3 +65,20 @@ def boards(draw: st.DrawFn, rules: Rules) -> tuple[int, ...]:
 
 
 rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
+
+
+def played_moves(variant: str, starter: str, seed: int, games: int = 1):
+    """(position, move) for every ply of `games` random games played to the end (passes left out)."""
+    import random
+
+    from nardy import Position
+
+    rng = random.Random(seed)
+    for _ in range(games):
+        position = Position.start(variant, starter)
+        while not position.is_game_over():
+            moves = position.legal_moves((rng.randint(1, 6), rng.randint(1, 6)))
+            move = rng.choice(moves)
+            if move.steps:
+                yield position, move
+            position = position.apply(move) if move.steps else position.pass_turn()

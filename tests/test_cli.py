@@ -32,6 +32,20 @@ def test_show_prints_the_board_and_pips():
     assert code == 0 and "pips 360" in text and "O: black  (on roll)" in text
 
 
+def test_show_numbers_the_board_for_the_side_on_roll():
+    # the example: Black's 17/15* 6/5* must stand on labels 17, 15, 6 and 5
+    position = "rzE0gBTxuQkwAg"
+    assert "17/15* 6/5*" in run("moves", "short", position, "2", "1", "--turn", "black")[1]
+    lines = run("show", "short", position, "--turn", "black")[1].splitlines()
+    assert lines[1].startswith(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    bottom = lines[13]
+    assert bottom.startswith(" +13-14-15-16-17-18")
+    col = bottom.index("17") + 1
+    assert lines[12][col] == "O" and lines[12][bottom.index("15") + 1] == "X"  # Black's checkers on 17, a White blot on 15
+    fixed = run("show", "short", position, "--turn", "black", "--numbers", "white")[1].splitlines()
+    assert fixed[1].startswith(" +13-14-15-16-17-18")
+
+
 @pytest.mark.parametrize("argv, count", [
     (("perft", "long", "2"), 484),
     (("perft", "short", "1"), 447),
@@ -181,3 +195,229 @@ def test_replay_reports_the_game_and_line_of_a_bad_move(tmp_path, capsys):
     assert "game 1, line 11: '25/23 13/5' is not a legal play of 6-2" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.mat")]) == 2
     assert "No such file" in capsys.readouterr().err
+
+
+# the batch interface: one answer per line, whatever the line endings, streamed -------------------
+
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n", b"\r"])
+def test_batch_answers_one_line_per_line_whatever_the_line_endings(tmp_path, ending):
+    lines = [f"{SHORT_START} 6 5".encode(), b"1,2,3 4 5", f"{SHORT_START} 6-5".encode()]
+    path = tmp_path / "in.txt"
+    path.write_bytes(ending.join(lines) + ending)
+    code, text = run("moves", "short", "--batch", str(path))
+    answers = text.split("\n")[:-1]
+    assert code == 0 and len(answers) == 3
+    assert answers[0] == answers[2] and len(answers[0].split(";")) == 7 and answers[1].startswith("error:")
+    path.write_bytes(ending.join(lines))  # no ending after the last line
+    assert run("moves", "short", "--batch", str(path))[1].split("\n")[:-1] == answers
+
+
+def test_batch_mixed_endings_and_a_line_that_is_not_utf8(tmp_path):
+    good = f"{SHORT_START} 6 5".encode()
+    path = tmp_path / "in.txt"
+    path.write_bytes(good + b"\r" + b"\xff\xfe 6 5\r\n" + good + b"\n\n" + good + b"\r")
+    code, text = run("moves", "short", "--batch", str(path))
+    answers = text.split("\n")[:-1]
+    assert code == 0 and len(answers) == 5
+    assert answers[1].startswith("error: the line is not UTF-8 text")
+    assert answers[3].startswith("error: expected")  # the empty line is a line too
+    assert answers[0] == answers[2] == answers[4] != ""
+
+
+def test_batch_streams_through_a_pipe_one_line_at_a_time():
+    import select
+
+    proc = subprocess.Popen([sys.executable, "-m", "nardy", "moves", "short", "--batch", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line, parts in ((f"{SHORT_START} 6 5", 7), ("bad line", 0), (f"{SHORT_START} 3-1", 16)):
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no answer to a line before the next one is written"
+            answer = proc.stdout.readline().decode()
+            assert answer.endswith("\n")
+            assert answer.startswith("error:") if not parts else len(answer.split(";")) == parts
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0 and proc.stdout.read() == b""
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# output files: checked before the work, never left half written ---------------------------------
+
+def test_simulate_checks_its_output_path_before_playing(tmp_path, monkeypatch, capsys):
+    import importlib
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the games were played before the output path was checked")
+
+    monkeypatch.setattr(importlib.import_module("nardy.simulate"), "simulate", must_not_run)
+    for path, message in ((tmp_path / "games.json", "must end in .npz or .csv"),
+                          (tmp_path / "missing" / "games.csv", "no directory"),
+                          (tmp_path, "must end in")):
+        assert main(["simulate", "long", "--games", "1000000", "--out", str(path)]) == 2
+        assert message in capsys.readouterr().err
+    (tmp_path / "dir.csv").mkdir()
+    assert main(["simulate", "long", "--games", "10", "--out", str(tmp_path / "dir.csv")]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert main(["svg", "short", "-o", str(tmp_path / "board.gif")]) == 2
+    assert "must end in .svg or .png" in capsys.readouterr().err
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from nardy.simulate import Simulation
+
+    path = tmp_path / "games.csv"
+    path.write_text("the old file\n")
+
+    def disk_full(self, where):
+        with open(where, "w") as f:
+            f.write("winner,starter\n0,")  # a truncated file...
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Simulation, "save", disk_full)
+    assert main(["simulate", "long", "--games", "20", "--seed", "1", "--out", str(path)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert path.read_text() == "the old file\n" and sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]
+    monkeypatch.undo()
+    assert main(["simulate", "long", "--games", "20", "--seed", "1", "--out", str(path)]) == 0
+    assert path.read_text().startswith("winner,starter") and len(path.read_text().splitlines()) == 21
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.csv"]
+
+
+def test_svg_writes_a_png_only_if_it_can(tmp_path, monkeypatch, capsys):
+    import shutil
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # not importable
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert main(["svg", "short", "-o", str(tmp_path / "x.png")]) == 2
+    assert "cannot write a PNG: that needs cairosvg" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
+    fake = tmp_path / "rsvg-convert"  # a stand-in converter: reads SVG on stdin, writes -o FILE
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsvg = sys.stdin.buffer.read()\n"
+                    "assert svg.startswith(b'<svg')\nopen(sys.argv[sys.argv.index('-o') + 1], 'wb').write(b'\\x89PNG fake')\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(shutil, "which", lambda name: str(fake) if name == "rsvg-convert" else None)
+    out = tmp_path / "board.png"
+    assert main(["svg", "short", "-o", str(out)]) == 0
+    assert out.read_bytes() == b"\x89PNG fake"
+    import types  # cairosvg, when it is installed, comes first
+
+    def svg2png(bytestring, write_to):
+        assert bytestring.startswith(b"<svg")
+        open(write_to, "wb").write(b"\x89PNG from cairosvg")
+
+    monkeypatch.setitem(sys.modules, "cairosvg", types.SimpleNamespace(svg2png=svg2png))
+    assert main(["svg", "short", "-o", str(out)]) == 0
+    assert out.read_bytes() == b"\x89PNG from cairosvg"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board.png", "rsvg-convert"]
+
+
+# the command line as a user meets it -------------------------------------------------------------
+
+def test_an_unknown_variant_says_which_exist(capsys):
+    assert main(["show", "backgammon"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown variant 'backgammon'" in err and "long nardy and short nardy (backgammon)" in err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    path = tmp_path / "many.txt"
+    path.write_text(f"{SHORT_START} 6 5\n" * 4000)  # far more output than a pipe holds
+    done = subprocess.run(f"{sys.executable} -m nardy moves short --batch {path} | head -1", shell=True,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+def test_ctrl_c_stops_a_simulation_with_one_line_and_status_130():
+    import select
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "nardy", "simulate", "long", "--games", "10000000", "--threads", "1",
+                             "--chunk-size", "500"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready and proc.stderr.readline().startswith("nardy simulate: ")  # the first progress line: playing
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and err == "nardy: interrupted\n" and out == ""
+
+
+def test_games_must_be_at_least_one(capsys):
+    assert main(["simulate", "long", "--games", "0"]) == 2
+    assert "--games: a whole number >= 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dice", [["6", "5"], ["6-5"], ["65"], ["6,5"], ["6", "-", "5"]])
+def test_dice_are_read_the_same_way_everywhere(dice, tmp_path):
+    expected = run("moves", "short", SHORT_START, "6", "5")[1]
+    assert run("moves", "short", SHORT_START, *dice) == (0, expected)
+    assert run("moves", "short", *dice) == (0, expected)  # no position: the start
+    joined = " ".join(dice)
+    assert run("svg", "short", "-o", str(tmp_path / "a.svg"), "--dice", joined)[0] == 0
+    path = tmp_path / "in.txt"
+    path.write_text(f"{SHORT_START} {joined}\n")
+    assert run("moves", "short", "--batch", str(path))[1] == ";".join(
+        line.split()[0] for line in expected.splitlines()) + "\n"
+
+
+def test_moves_without_a_position_means_the_start():
+    assert run("moves", "long", "6", "5") == run("moves", "long", LONG_START, "6", "5")
+    code, _ = run("moves", "long")
+    assert code == 2
+
+
+def test_an_xgid_without_its_prefix_is_read():
+    bare = SHORT_XGID.removeprefix("XGID=")
+    assert run("convert", "short", bare, "--to", "id") == (0, SHORT_ID + "\n")
+    assert run("show", "short", bare)[0] == 0
+
+
+def test_a_turn_that_contradicts_the_id_is_an_error(capsys):
+    for form in (SHORT_XGID, f"{SHORT_ID}:QYkqASAAIAAE"):
+        assert main(["convert", "short", form, "--to", "id", "--turn", "black"]) == 2
+        assert "--turn black contradicts" in capsys.readouterr().err
+        assert run("convert", "short", form, "--to", "id", "--turn", "white")[0] == 0
+    assert main(["show", "long", "NL1W:AACA/z8AAID/Pw", "--turn", "black"]) == 2
+    assert "which has white on roll" in capsys.readouterr().err
+    # an array or a bare Position ID does not say who is on roll: --turn says it
+    assert "O: black  (on roll)" in run("show", "short", SHORT_ID, "--turn", "black")[1]
+
+
+def test_an_array_whose_first_entry_is_negative_needs_no_double_dash():
+    view = "-2,0,0,0,0,0,5,0,3,0,0,0,-5,5,0,0,0,-3,0,-5,0,0,0,0,1,1"  # Black has one on the bar
+    code, text = run("show", "short", view)
+    assert code == 0 and "bar 1" in text
+    assert run("moves", "short", view, "6", "5")[0] == 0
+    assert run("convert", "short", view, "--to", "array") == (0, view + "\n")
+
+
+def test_the_summary_names_the_rules_in_words_and_explains_the_results():
+    code, text = run("simulate", "long", "--games", "30", "--seed", "2", "--koks", "true", "--threads", "1")
+    assert code == 0
+    first = text.splitlines()[0]
+    assert first == "30 games of long nardy; koks: yes; policy random, seed 2" and "Rules(" not in text
+    assert "mars: the loser has borne off none, 2 points" in text and "koks: mars with" in text
+    code, text = run("simulate", "short", "--games", "30", "--seed", "2", "--threads", "1")
+    assert "short nardy, default rules" in text.splitlines()[0]
+    assert "gammon: the loser has borne off none" in text and "backgammon: a gammon" in text
+
+
+def test_progress_lines_when_the_output_is_not_a_terminal(capsys):
+    from nardy.cli import _progress_lines
+
+    show = _progress_lines(3000, every=0.0)
+    show(1000, 3000)
+    show(2000, 3000)
+    show(3000, 3000)  # the end is not announced: the summary follows
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("nardy simulate: 1,000/3,000 games (33%)") and len(lines) == 2
+    quiet = _progress_lines(3000)  # every 5 s by default: a short run prints nothing
+    quiet(1000, 3000)
+    assert capsys.readouterr().err == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -10,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import nardy
-from nardy import Color, InvalidPositionError, Position, Rules, Status, Variant
-from strategies import boards
+from nardy import Color, InvalidArgumentError, InvalidPositionError, Position, Rules, Status, Variant
+from strategies import boards, played_moves
 
 LONG_START = [0] * 12 + [-15] + [0] * 11 + [15, 0]
 SHORT_START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
@@ -207,3 +208,86 @@ def test_status_lists_every_problem_at_once(backend):
 def test_variant_and_batch_views_agree():
     views = np.array([LONG_START, LONG_START], np.int8)
     assert nardy.batch.pips(views, Variant.LONG).tolist() == [[360, 360], [360, 360]]
+
+
+# boards numbered for the side on roll (as GNU Backgammon numbers them) ----------------------------
+
+def ascii_columns(text: str) -> dict[int, tuple[str, int]]:
+    """Label -> (symbol, count) of the checkers standing in that label's column of an ASCII board."""
+    lines = text.splitlines()
+    top_rail, bottom_rail = lines[1], lines[-1]
+    top_rows, bottom_rows = lines[2:7], lines[8:13]
+    found = {}
+    for rail, rows in ((top_rail, top_rows), (bottom_rail, bottom_rows)):
+        for match in re.finditer(r"\d+", rail[:45]):
+            col = match.end() - 1  # the label's last digit stands over the checkers' column
+            cells = [row[col - 1:col + 1].strip() for row in rows]
+            symbols = {c for c in cells if c in "XO" and c}
+            counts = [int(c) for c in cells if c.isdigit()]
+            symbol = symbols.pop() if symbols else ""
+            found[int(match.group())] = (symbol, counts[0] if counts else sum(1 for c in cells if c == symbol and c))
+    return found
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@pytest.mark.parametrize("starter", ["white", "black"])
+@pytest.mark.parametrize("numbers", ["mover", "white"])
+def test_every_step_of_a_move_starts_and_ends_on_the_ascii_labels_its_text_names(variant, starter, numbers):
+    """Before and after a move, the columns its text names lose and gain the mover's checkers."""
+    from nardy.diagram import SYMBOL, diagram
+    from nardy.position import own_point
+
+    for position, move in played_moves(variant, starter, seed=3):
+        mover = position.turn
+        frame = mover if numbers == "mover" else Color.WHITE  # the labels of the board before the move
+        before = ascii_columns(diagram(position, numbers))
+        after = ascii_columns(diagram(position.apply(move), mover.name.lower() if numbers == "mover" else "white"))
+        assert len(before) == 24 and len(after) == 24
+        expected: dict[int, int] = {}
+        for step in move.steps:  # the move's text and steps are in the mover's numbers
+            for point, delta in ((step.src, -1), (step.dst, +1)):
+                if point not in (0, 25):
+                    label = own_point(own_point(point, mover, position.variant), frame, position.variant)
+                    expected[label] = expected.get(label, 0) + delta
+        for label in range(1, 25):
+            def mine(columns: dict[int, tuple[str, int]]) -> int:
+                symbol, count = columns[label]
+                return count if symbol == SYMBOL[mover] else 0
+            assert mine(after) - mine(before) == expected.get(label, 0), (str(move), label, numbers)
+        for text_point in {int(p) for p in re.findall(r"\d+", re.sub(r"\(\d\)", "", str(move)))}:
+            assert text_point in {s.src for s in move.steps} | {s.dst for s in move.steps}
+
+
+def test_ascii_labels_follow_the_side_on_roll():
+    black = str(Position.start("short", "black")).splitlines()
+    assert black[1].startswith(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")  # Black's numbers, as gnubg prints them
+    assert black[-1].startswith(" +13-14-15-16-17-18------19-20-21-22-23-24-+")
+    assert black[7].startswith("^|")  # gnubg's arrow points to the side on roll
+    long_black = str(Position.start("long", "black")).splitlines()
+    assert long_black[1].startswith(" +-1--2--3--4--5--6-------7--8--9-10-11-12-+")
+    assert long_black[-1].startswith(" +24-23-22-21-20-19------18-17-16-15-14-13-+")  # Black's head (bottom left) is its 24
+    from nardy.diagram import diagram
+
+    fixed = diagram(Position.start("short", "black"), numbers="white").splitlines()
+    assert fixed[1].startswith(" +13-14-15-16-17-18") and fixed[-1].startswith(" +12-11-10")
+    with pytest.raises(InvalidArgumentError, match="numbers"):
+        diagram(Position.start("short"), numbers="blue")
+
+
+def test_apply_reads_a_move_given_as_text():
+    p = Position.start("short")
+    assert p.apply("24/18 13/8") == p.apply(p.parse_move("24/18 13/8", (6, 5)))
+    assert p.apply("6/4(2)") == p.apply(p.parse_move("6/5/4(2)", (1, 1)))  # only 1-1 plays it whole
+    assert p.apply("24/13", dice=(5, 6)) == p.apply("24/18/13")
+    long = Position.start("long")
+    assert long.apply("24/13") == long.apply(long.parse_move("24/13", (6, 5)))
+    with pytest.raises(nardy.IllegalMoveError, match="not a legal play of any roll"):
+        p.apply("24/23")
+    with pytest.raises(nardy.IllegalMoveError):
+        p.apply("24/20", dice=(6, 5))
+    with pytest.raises(nardy.InvalidNotationError):
+        p.apply("hello")
+    with pytest.raises(InvalidArgumentError, match="a Move or its text"):
+        p.apply(5)
+    with pytest.raises(InvalidArgumentError, match="dice="):
+        p.apply(p.parse_move("24/13", (6, 5)), dice=(6, 5))

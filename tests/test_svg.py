@@ -5,6 +5,7 @@ How the boards look is checked by eye with tests/render_svg_samples.py.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 
 from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidDiceError, Move, Position, Rules
 from nardy.cli import main
+from nardy.position import own_point
 from nardy.svg import board
-from strategies import boards
+from strategies import boards, played_moves
 
 NS = "{http://www.w3.org/2000/svg}"
 LONG, SHORT = Rules("long"), Rules("short")
@@ -158,19 +160,22 @@ def test_a_move_draws_an_arrow_per_step_in_the_movers_numbers():
     assert abs(by_source[0][0] - xs[24]) < 11 and by_source[0][2] == xs[18]
     assert abs(by_source[1][0] - xs[13]) < 11 and by_source[1][2] == xs[8]
     assert sorted(int(d.get("data-value")) for d in classed(root, "die")) == [5, 6]  # the move's dice
-    # Black on roll: its 24/18 is White's 1/7
+    # Black on roll, in White's fixed numbers: its 24/18 is White's 1/7
     black = Position.start("short", turn="black")
-    ends = arrow_ends(parse(board(black, move=black.parse_move("24/18(2) 13/7(2)", (6, 6)))))
+    ends = arrow_ends(parse(board(black, move=black.parse_move("24/18(2) 13/7(2)", (6, 6)), numbers="white")))
     assert len(ends) == 4
     assert sorted(e[2] for e in ends) == sorted([xs[7], xs[7], xs[18], xs[18]])
     # a doubled step lands one checker higher each time
     assert len({e[3] for e in ends}) == 4
-    # long nardy, Black on roll: its 24 is White's 12
+    # long nardy, Black on roll: its 24 is White's 12 (bottom left); the labels are Black's by default
     long = Position.start("long").apply(Move((6, 5), ((24, 18), (18, 13))))
     root = parse(board(long, move=long.parse_move("24/13", (6, 5))))
     xs, ends = number_x(root), arrow_ends(root)
-    assert len(ends) == 2 and abs(ends[0][0] - xs[12]) < 11 and ends[0][3] > mid_y(root)  # from Black's head, bottom left
-    assert ends[1][2] == xs[1] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
+    assert len(ends) == 2 and abs(ends[0][0] - xs[24]) < 11 and ends[0][3] > mid_y(root)  # from Black's head, bottom left
+    assert xs[24] == min(xs.values())
+    assert ends[1][2] == xs[13] and ends[1][3] > mid_y(root)  # to Black's 13, White's 1
+    white_labels = number_x(parse(board(long, move=long.parse_move("24/13", (6, 5)), numbers="white")))
+    assert ends[0][0] - white_labels[12] < 11 and ends[1][2] == white_labels[1]
 
 
 def test_the_last_move_is_drawn_on_the_board_after_it():
@@ -181,7 +186,7 @@ def test_the_last_move_is_drawn_on_the_board_after_it():
     moved = short.apply(move)
     assert centres(after, Color.WHITE) == centres(parse(board(moved)), Color.WHITE)  # ...on the board after it
     assert centres(after, Color.WHITE) != centres(before, Color.WHITE)
-    assert after.find(f"{NS}title").text == "Short nardy, Black on roll"
+    assert after.find(f"{NS}title").text == "Short nardy, White played 6-5 24/18 13/8, Black on roll"
     # every arrow ends on a checker that is there after the move
     tips = {(round(x), round(y)) for _, _, x, y in arrow_ends(after)}
     assert tips <= {(round(x), round(y)) for x, y in centres(after, Color.WHITE)}
@@ -262,7 +267,7 @@ def test_cli_writes_the_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--dice", "6-7"], "a die shows 1..6"),
-    (["--dice", "65"], "D1-D2"),
+    (["--dice", "6/5"], "written 6 5, 6-5, 65 or 6,5"),
     (["--move", "24/13"], "--move needs --dice"),
     (["--dice", "6-5", "--move", "24/12"], "not a legal play"),
     (["--size", "0"], "size"),
@@ -270,3 +275,180 @@ def test_cli_writes_the_file(tmp_path, capsys):
 def test_cli_bad_input(tmp_path, capsys, argv, message):
     assert main(["svg", "short", "-o", str(tmp_path / "x.svg"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def labels_at(root: ET.Element) -> dict[tuple[float, bool], int]:
+    """(x, top half?) -> the point number labelling that column."""
+    middle = mid_y(root)
+    return {(float(t.get("x")), float(t.get("y")) < middle): int(t.text) for t in classed(root, "number")}
+
+
+def label_of(labels: dict[tuple[float, bool], int], x: float, y: float, middle: float, slack: float) -> int | None:
+    found = [n for (lx, top), n in labels.items() if abs(lx - x) <= slack and top == (y < middle)]
+    return found[0] if len(found) == 1 else None
+
+
+def named_points(text: str) -> list[list[int]]:
+    """The points each part of a move's text names, in order: '24/18*/13 bar/22(2)' -> [[24, 18, 13], [25, 22], [25, 22]]."""
+    chains = []
+    for part in text.split():
+        repeat = re.fullmatch(r"(.*)\((\d)\)", part)
+        body, times = (repeat.group(1), int(repeat.group(2))) if repeat else (part, 1)
+        chain = [25 if p == "bar" else 0 if p == "off" else int(p) for p in body.replace("*", "").split("/")]
+        chains += [chain] * times
+    return chains
+
+
+def covers(legs: list[tuple[int, int]], steps: list[tuple[int, int]]) -> bool:
+    """Can the steps be split, each used once, into runs from each leg's first point to its last?"""
+    if not legs:
+        return not steps
+    (at, target), rest = legs[0], legs[1:]
+    if at == target:
+        return covers(rest, steps)
+    return any(covers([(step[1], target), *rest], steps[:i] + steps[i + 1:])
+               for i, step in enumerate(steps) if step[0] == at)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@pytest.mark.parametrize("starter", ["white", "black"])
+@pytest.mark.parametrize("numbers", ["mover", "white"])
+def test_every_step_starts_and_ends_on_the_labels_its_text_names(variant, starter, numbers):
+    """The arrows of a move, read against the point labels, spell the move's text (whole games, both colours)."""
+    checked = set()
+    for position, move in played_moves(variant, starter, seed=7 + len(variant)):
+        mover = position.turn
+        root = parse(board(position, move=move, numbers=numbers))
+        middle, labels = mid_y(root), labels_at(root)
+        tray = classed(root, "tray", mover.name.lower())[0]
+        tray_x = float(tray.get("x")) + float(tray.get("width")) / 2
+
+        def read(x: float, y: float, slack: float) -> int:
+            if abs(x - tray_x) < 1e-6:
+                return 0  # off
+            point = label_of(labels, x, y, middle, slack)
+            if point is None:
+                return 25  # the bar: between the halves of the board, on no label
+            return point if numbers == "mover" else own_point(point, mover, position.variant)  # back to the mover's numbers
+
+        steps = [(read(x1, y1, 11), read(x2, y2, 0)) for x1, y1, x2, y2 in arrow_ends(root)]
+        assert steps == [(s.src, s.dst) for s in move.steps], (str(move), position)
+        # and the text names those steps: each part of it runs along consecutive arrows, using each once
+        legs = [(chain[i], chain[i + 1]) for chain in named_points(str(move)) for i in range(len(chain) - 1)]
+        assert covers(legs, steps), (str(move), steps)
+        checked |= {k for s in move.steps for k in (s.src == 25, s.dst == 0, s.hit)}
+    assert True in checked  # bar, bear-off or hits occurred (whole games: bear-offs always do)
+
+
+def test_board_labels_follow_the_side_on_roll():
+    for variant, turn in (("short", "black"), ("long", "black"), ("short", "white")):
+        p = Position.start(variant, turn)
+        xs = number_x(parse(board(p)))
+        mover_head = p.checkers(p.turn)
+        # the mover's 24 is the column of its head / back checkers
+        head = max(mover_head, key=lambda pt: own_point(pt, p.turn, p.variant))
+        cols = {x for x, _ in centres(parse(board(p)), p.turn)}
+        assert xs[24] in cols
+        assert number_x(parse(board(p, numbers="white")))[head] == xs[24]
+    with pytest.raises(InvalidArgumentError, match="numbers"):
+        board(Position.start("short"), numbers="red")
+
+
+# Jupyter: boards, games, matches and simulations draw themselves -----------------------------------
+
+def test_board_is_a_string_that_jupyter_draws():
+    p = Position.start("short")
+    svg = board(p)
+    assert isinstance(svg, str) and svg.startswith("<svg") and svg._repr_svg_() == svg
+    assert type(svg._repr_svg_()) is str and parse(svg) is not None
+
+
+def test_games_matches_and_simulations_have_readable_reprs_and_draw_in_jupyter():
+    from nardy import Game, Match, simulate
+
+    match = Match("short", 5, seed=3)
+    assert repr(match) == "<Match short nardy, default rules, to 5 points: White 0, Black 0; 0 games played>"
+    assert match._repr_svg_() is None
+    game = match.new_game()
+    assert repr(game) == "<Game short nardy, default rules, not started, cube 1 centred, score 0-0 of 5>"
+    assert game._repr_svg_() is None
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.double()
+    game.take()
+    assert repr(game).startswith(f"<Game short nardy, default rules, {game.position.turn.name.capitalize()} on roll, cube 2 owned by")
+    root = parse(game._repr_svg_())
+    (cube,) = classed(root, "cube")
+    assert cube.get("data-value") == "2" and game.cube_owner.name.lower() in cube.get("class")
+    assert [t.text for t in classed(root, "score")] == ["0 points", "0 points"]
+    assert "5-point match" in classed(root, "variant")[0].text
+    assert match._repr_svg_() == game._repr_svg_() and "game 1 in play" in repr(match)
+    assert repr(Game("long")) == "<Game long nardy, default rules, not started>"
+    result = simulate("long", 50, seed=1, threads=1)
+    text = repr(result)
+    assert text.startswith("<Simulation of 50 games, long nardy, default rules, policy random, seed 1: White wins ")
+    assert "array(" not in text and len(text) < 200
+    assert "<table>" in result._repr_html_() and "koks" not in result._repr_html_()
+
+
+def test_the_cube_score_and_names():
+    p = Position.start("short")
+    root = parse(board(p, cube=1))
+    (cube,) = classed(root, "cube", "centre")
+    assert classed(cube, "cube-value")[0].text == "64"  # a centred cube shows 64, as on a real board
+    y = float(cube.find(f"{NS}rect").get("y")) + 18
+    assert abs(y - mid_y(root)) < 1
+    for owner, half in (("white", "bottom"), ("black", "top")):
+        (cube,) = classed(parse(board(p, cube=4, cube_owner=owner)), "cube", owner)
+        cy = float(cube.find(f"{NS}rect").get("y"))
+        assert (cy > mid_y(root)) == (half == "bottom") and classed(cube, "cube-value")[0].text == "4"
+    # in the margin opposite the trays, clear of the board and the trays
+    xs = [float(r.get("x")) for r in classed(root, "tray")]
+    cube_x = float(classed(root, "cube")[0].find(f"{NS}rect").get("x"))
+    assert all(abs(cube_x - x) > 100 for x in xs)
+    scored = parse(board(p, score=(3, 1), match_length=7, names=("Ann", "Bob")))
+    assert [t.text for t in classed(scored, "name")] == ["Ann", "Bob"]
+    assert [t.text for t in classed(scored, "score")] == ["3 points", "1 point"]
+    assert classed(scored, "variant")[0].text == "short nardy, 7-point match"
+    assert "money game" in classed(parse(board(p, match_length=0)), "variant")[0].text
+    long_name = parse(board(p, names=("Alexandra Konstantinopolskaya", "B")))
+    name = classed(long_name, "band", "white")[0]
+    name_end = float(classed(name, "name")[0].get("x")) + 0.55 * 15 * len("Alexandra Konstantinopolskaya")
+    assert float(classed(name, "pips")[0].get("x")) > name_end  # the pips do not run over a long name
+    for bad in ({"cube": 3}, {"cube": 0}, {"cube_owner": "white"}, {"cube": 2, "cube_owner": "red"},
+                {"score": (7, 0), "match_length": 7}, {"score": (1,)}, {"match_length": -1}, {"names": ("A",)},
+                {"names": ("A", "")}):
+        with pytest.raises(InvalidArgumentError):
+            board(p, **bad)
+    with pytest.raises(InvalidArgumentError, match="long nardy has no doubling cube"):
+        board(Position.start("long"), cube=1)
+
+
+def test_after_a_move_the_badge_marks_the_side_whose_dice_are_shown():
+    for variant, turn in (("short", "white"), ("short", "black"), ("long", "black")):
+        p = Position.start(variant, turn)
+        move = p.legal_moves((6, 5))[0]
+        for after in (False, True):
+            root = parse(board(p, move=move, after=after))
+            dice_colours = {c for d in classed(root, "die") for c in ("white", "black") if c in d.get("class").split()}
+            (badge,) = classed(root, "on-roll")
+            band = next(b for b in classed(root, "band") if badge in list(b.iter()))
+            assert dice_colours == {turn} and turn in band.get("class")
+            label = [t.text for t in classed(band, "badge")]
+            assert label == (["played"] if after else ["on roll"])
+
+
+def test_the_borne_off_count_sits_by_its_checkers():
+    for off_white, off_black in ((1, 14), (8, 3), (15, 0)):
+        white = {6: 15 - off_white} if off_white < 15 else {}
+        black = {19: 15 - off_black} if off_black < 15 else {}
+        p = Position.from_points("short", white=white, black=black, turn="black", validate=False)
+        root = parse(board(p))
+        for color, off in ((Color.WHITE, off_white), (Color.BLACK, off_black)):
+            if not off:
+                continue
+            tray = classed(root, "off", color.name.lower())[0]
+            slabs = [float(s.get("y")) for s in classed(tray, "slab")]
+            count_y = float(classed(tray, "count")[0].get("y"))
+            nearest = min(min(abs(count_y - y), abs(count_y - y - 9.5)) for y in slabs)
+            assert nearest < 20, (color, off, count_y, slabs)

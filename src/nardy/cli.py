@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
 from . import __version__, batch, engine
-from .errors import InvalidNotationError, NardyError
+from .diagram import NUMBERS, diagram
+from .errors import InvalidArgumentError, InvalidNotationError, NardyError
 from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
 
 POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
                  "NL1W:... for long nardy) or an XGID")
+TURN_HELP = ("the colour on roll of an array or a gnubg Position ID (default white); an ID that names "
+             "the side on roll (nardy long ID, XGID, ID:MATCHID) must agree")
+NUMBERS_ARG: dict[str, Any] = {
+    "default": "mover", "choices": NUMBERS,
+    "help": "whose point numbers label the board: mover (the side on roll, as its moves are written; default), "
+            "white (White's fixed frame) or black"}
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -49,21 +61,41 @@ def _rules_from(args: argparse.Namespace) -> Rules:
 
 def _position(args: argparse.Namespace, rules: Rules) -> Position:
     if args.position is None:
-        return Position.start(rules.variant, args.turn)
-    return read_position(args.position, rules, args.turn)
+        return Position.start(rules.variant, args.turn or "white")
+    return _read(args.position, rules, args.turn)
 
 
-def _die(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidNotationError(f"a die is a number 1..6, got {text!r}") from None
+def _read(text: str, rules: Rules, turn: str | None) -> Position:
+    """A POSITION argument; a --turn that contradicts the side on roll the text names is an error."""
+    position = read_position(text, rules, turn or "white")
+    if turn is not None and position.turn.name.lower() != turn:
+        if read_position(text, rules, "black" if turn == "white" else "white").turn is position.turn:
+            raise InvalidNotationError(f"--turn {turn} contradicts {text!r}, which has "
+                                       f"{position.turn.name.lower()} on roll")
+    return position
+
+
+_DICE = re.compile(r"\s*(\d{1,3})\s*[-,\s]\s*(\d{1,3})\s*|\s*(\d)(\d)\s*")
+
+
+def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
+    """Two dice, written the same way everywhere: `6 5`, `6-5`, `65` or `6,5` (one word or two)."""
+    text = words if isinstance(words, str) else " ".join(words)
+    match = _DICE.fullmatch(text)
+    if match is None:
+        raise InvalidNotationError(f"dice are two numbers 1..6, written 6 5, 6-5, 65 or 6,5; got {text!r}")
+    d1, d2 = (int(g) for g in match.groups() if g is not None)
+    return engine.check_dice((d1, d2))
+
+
+def _looks_like_dice(text: str) -> bool:
+    return re.fullmatch(r"\d(\s*[-,]?\s*\d)?", text.strip()) is not None
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     position = _position(args, rules)
-    print(position, file=out)
+    print(diagram(position, args.numbers), file=out)
     print(f"\n{position!r}", file=out)
 
 
@@ -72,12 +104,8 @@ def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
-    dice = None
-    if args.dice is not None:
-        parts = args.dice.replace(",", "-").split("-")
-        if len(parts) != 2:
-            raise InvalidNotationError(f"--dice takes two dice as D1-D2, e.g. 6-5, got {args.dice!r}")
-        dice = (_die(parts[0]), _die(parts[1]))
+    output = _output(args.output, (".svg", ".png"))
+    dice = parse_dice(args.dice) if args.dice is not None else None
     move = None
     if args.move is not None:
         if dice is None:
@@ -86,9 +114,11 @@ def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
     if args.after and move is None:
         raise InvalidNotationError("--after needs --move: the move whose result is drawn")
     text = board(position, dice=dice, move=move, after=args.after, rules=rules, bottom=Color.BLACK if args.flip else Color.WHITE,
-                 home=args.home, size=args.size)
-    with open(args.output, "w", encoding="utf-8") as f:
-        f.write(text)
+                 home=args.home, size=args.size, numbers=args.numbers)
+    if output.endswith(".png"):
+        _write_atomically(output, lambda path: _png(text, path))
+    else:
+        _write_atomically(output, lambda path: _write_text(path, text))
     print(args.output, file=out)
 
 
@@ -106,15 +136,23 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     if args.batch is not None:
-        source = sys.stdin if args.batch == "-" else open(args.batch, encoding="utf-8")
-        with source:
-            for line in _batch_lines(source, rules):
-                print(line, file=out)
+        source = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
+        try:
+            for group in _line_groups(source):  # each group answered and flushed before reading on
+                for answer in _batch_lines(group, rules):
+                    out.write(answer + "\n")
+                out.flush()
+        finally:
+            if source is not sys.stdin.buffer:
+                source.close()
         return
-    if args.position is None or args.dice is None or len(args.dice) != 2:
-        raise InvalidNotationError("give POSITION D1 D2, or --batch FILE")
-    position = read_position(args.position, rules, args.turn)
-    dice = (_die(args.dice[0]), _die(args.dice[1]))
+    words = list(args.dice)
+    if args.position is not None and _looks_like_dice(args.position):  # `nardy moves long 6 5`: the start
+        words, args.position = [args.position, *words], None
+    if not words:
+        raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start), or --batch FILE")
+    dice = parse_dice(words)
+    position = _position(args, rules)
     found = engine.results(position.to_bytes(), dice, rules, args.backend)
     for child, pairs in sorted(found, key=lambda r: engine.as_ints(r[0])):
         move = position.move(dice, pairs)
@@ -126,7 +164,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
 
 def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
-    position = read_position(args.position, rules, args.turn)
+    position = _read(args.position, rules, args.turn)
     if args.to == "array":
         print(",".join(map(str, position.view())), file=out)
     elif args.to == "id":
@@ -135,16 +173,47 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:
         print(xgid(position), file=out)
 
 
-def _batch_lines(lines: Any, rules: Rules) -> list[str]:
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _line_groups(stream: BinaryIO) -> Iterator[list[bytes]]:
+    """The lines of a byte stream, whatever their endings (\\n, \\r\\n, \\r), in groups: the
+    complete lines of each read, so that a line written to a pipe is answered before the next
+    one is read, and a file is still answered many lines at a time."""
+    pending, skip_lf = b"", False
+    while True:
+        chunk = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
+        if not chunk:
+            break
+        if skip_lf and chunk.startswith(b"\n"):
+            chunk = chunk[1:]  # the \n of a \r\n split between two reads
+        pending += chunk
+        group, start, skip_lf = [], 0, False
+        for end in _LINE_END.finditer(pending):
+            group.append(pending[start:end.start()])
+            start = end.end()
+            skip_lf = end.group() == b"\r" and start == len(pending)
+        pending = pending[start:]
+        if group:
+            yield group
+    if pending:
+        yield [pending]
+
+
+def _batch_lines(lines: Sequence[bytes | str], rules: Rules) -> list[str]:
     """Answer each `<26 ints> D1 D2` line: sorted results joined by ';', '' for a pass, or 'error: ...'."""
     answers: list[str] = []
     boards, rolls, rows = [], [], []
-    for line in lines:
+    for raw in lines:
         try:
+            try:
+                line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            except UnicodeDecodeError as exc:
+                raise InvalidNotationError(f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
             words = line.split()
-            if len(words) != 3:
+            if len(words) < 2:
                 raise InvalidNotationError(f"expected '<26 comma-separated ints> D1 D2', got {line.strip()!r}")
-            board, dice = parse_view(words[0]), (_die(words[1]), _die(words[2]))
+            board, dice = parse_view(words[0]), parse_dice(words[1:])
             Position(board, rules.variant, rules=rules)  # the same checks, one line at a time
             engine.check_dice(dice)
             if min(engine.reference.board.on_board(board)) == 0:
@@ -215,7 +284,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
     from .simulate import simulate
 
     rules = _rules_from(args)
-    progress = _progress_bar(args.games) if sys.stderr.isatty() and args.games >= 20000 else None
+    if args.games < 1:
+        raise InvalidArgumentError(f"--games is how many games to play, at least 1, got {args.games}")
+    output = _output(args.out, (".npz", ".csv")) if args.out else None  # before the games, not after
+    bar = sys.stderr.isatty() and args.games >= 20000
+    progress = _progress_bar(args.games) if bar else None if sys.stderr.isatty() else _progress_lines(args.games)
     client = connect(args.scheduler) if args.scheduler else None
     try:
         result = simulate(rules, args.games, seed=args.seed, policy=args.policy, threads=args.threads,
@@ -223,11 +296,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
     finally:
         if client is not None:
             client.close()
-    if progress is not None:
+    if bar:
         print(file=sys.stderr)
     print(format_summary(result), file=out)
-    if args.out:
-        result.save(args.out)
+    if output is not None:
+        _write_atomically(output, result.save)
         print(f"per-game results written to {args.out}", file=out)
 
 
@@ -235,7 +308,7 @@ def cmd_race(args: argparse.Namespace, out: TextIO) -> None:
     from .race import race_odds
 
     rules = _rules_from(args)
-    position = read_position(args.position, rules, args.turn)
+    position = _read(args.position, rules, args.turn)
     odds = race_odds(position)
     gammon = "gammon" if rules.variant is Variant.SHORT else "mars"
     names = (position.turn.name.lower() + " (on roll)", position.turn.other.name.lower())
@@ -256,12 +329,94 @@ def _progress_bar(total: int) -> Any:
     return show
 
 
+def _progress_lines(total: int, every: float = 5.0) -> Callable[[int, int], None]:
+    """Progress for a log (stderr not a terminal): a line every `every` seconds, none for a short run."""
+    started = last = time.monotonic()
+
+    def show(done: int, games: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= every and done < games:
+            last = now
+            print(f"nardy simulate: {done:,}/{games:,} games ({100 * done / games:.0f}%), {now - started:.0f} s",
+                  file=sys.stderr, flush=True)
+
+    return show
+
+
+# output files: checked before the work, written whole or not at all --------------------------
+
+def _output(path: str, extensions: tuple[str, ...]) -> str:
+    """Check an output path before any work: a known extension, a writable directory, not a directory."""
+    if not path.lower().endswith(extensions):
+        raise InvalidArgumentError(f"cannot write {path!r}: the file name must end in {' or '.join(extensions)}")
+    if os.path.isdir(path):
+        raise InvalidArgumentError(f"cannot write {path!r}: it is a directory")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidArgumentError(f"cannot write {path!r}: no directory {folder!r}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise InvalidArgumentError(f"cannot write {path!r}: permission denied")
+    if path.lower().endswith(".png"):
+        _png_converter()
+    return path
+
+
+def _write_atomically(path: str, write: Callable[[str], None]) -> None:
+    """`write(temporary path)` in the same directory, then rename over `path`: on any failure
+    (a full disk, an interrupt) nothing is left behind, and an existing file is untouched."""
+    folder, name = os.path.split(os.path.abspath(path))
+    stem, extension = os.path.splitext(name)
+    fd, temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=extension, dir=folder)
+    os.close(fd)
+    try:
+        write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _png_converter() -> Callable[[str, str], None]:
+    """A way to turn SVG text into a PNG file: cairosvg, or rsvg-convert on the PATH; else an error."""
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+
+        return lambda text, path: cairosvg.svg2png(bytestring=text.encode("utf-8"), write_to=path)
+    except ImportError:
+        pass
+    program = shutil.which("rsvg-convert")
+    if program is not None:
+        def convert(text: str, path: str) -> None:
+            subprocess.run([program, "-f", "png", "-o", path], input=text.encode("utf-8"), check=True,
+                           capture_output=True)
+        return convert
+    raise InvalidArgumentError("cannot write a PNG: that needs cairosvg (pip install cairosvg) or rsvg-convert "
+                               "(librsvg); write .svg instead")
+
+
+def _png(text: str, path: str) -> None:
+    try:
+        _png_converter()(text, path)
+    except subprocess.CalledProcessError as exc:
+        raise InvalidArgumentError(f"rsvg-convert failed: {exc.stderr.decode(errors='replace').strip()}") from None
+
+
 def format_summary(result: Any) -> str:
     """A simulation's summary as a few readable lines."""
     s = result.summary()
     variant = result.rules.variant.value
     lines = [
-        f"{result.games} games of {variant} nardy, {result.rules!r}, policy {result.policy}, seed {result.seed}",
+        f"{result.games:,} games of {result.rules.describe()}; policy {result.policy}, seed {result.seed}",
         f"{result.seconds:.2f} s on {result.threads} thread(s): {s['games_per_second']:,.0f} games/s",
         "",
         f"{'':16}{'rate':>8}   95% interval",
@@ -274,7 +429,41 @@ def format_summary(result: Any) -> str:
         rate, low, high = s[name]
         lines.append(f"{name.replace('_', ' '):16}{100 * rate:7.2f}%   {100 * low:.2f}% .. {100 * high:.2f}%")
     lines.append(f"{'mean plies':16}{s['mean_plies']:8.1f}")
+    lines += ["", *LEGEND[result.rules.variant]]
+    if result.rules.variant is Variant.LONG and result.rules.koks:
+        lines.append("koks: mars with a checker still in the loser's first quarter, 3 points")
     return "\n".join(lines)
+
+
+LEGEND = {
+    Variant.LONG: ["oin: the loser has borne off at least one checker, 1 point",
+                   "mars: the loser has borne off none, 2 points"],
+    Variant.SHORT: ["single: the loser has borne off at least one checker, 1 point",
+                    "gammon: the loser has borne off none, 2 points",
+                    "backgammon: a gammon with a loser's checker on the bar or in the winner's home, 3 points"],
+}
+
+
+def _variant(text: str) -> Variant:
+    try:
+        return Variant.parse(text)
+    except NardyError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}: nardy plays long nardy and short nardy (backgammon)") from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, got {value}")
+    return value
+
+
+# an argument starting "-digit" (an array whose first entry is negative) or an XGID's board
+# without its prefix is a value, never an option
+_NEGATIVE = re.compile(r"^-(\d|[-a-oA-O]{25}:)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -283,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
-        p.add_argument("variant", type=Variant.parse, metavar="long|short")
+        p.add_argument("variant", type=_variant, metavar="long|short")
         for name, (variants, choices, defaults) in OPTIONS.items():
             kinds = "/".join(v.value for v in variants)
             shown = "true|false" if isinstance(choices[0], bool) else "|".join(choices)
@@ -295,18 +484,21 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="print a board with pip counts")
     common(show)
     show.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
-    show.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
+    show.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
+    show.add_argument("--numbers", **NUMBERS_ARG)
     show.set_defaults(run=cmd_show)
 
     svg = commands.add_parser("svg", help="draw a board as an SVG file")
     common(svg, backend=False)
     svg.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
-    svg.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
-    svg.add_argument("-o", "--output", required=True, metavar="FILE", help="the SVG file to write")
-    svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll, e.g. 6-5")
+    svg.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
+    svg.add_argument("-o", "--output", required=True, metavar="FILE",
+                     help="the file to write: .svg, or .png (needs cairosvg or rsvg-convert)")
+    svg.add_argument("--dice", metavar="D1-D2", help="draw the roll of the side on roll: 6-5, 65, 6,5 or '6 5'")
     svg.add_argument("--move", metavar="MOVE", help="draw a legal move of --dice as arrows, e.g. '24/18 13/8'")
     svg.add_argument("--after", action="store_true", help="draw the board after --move, with its arrows (the last move)")
-    svg.add_argument("--flip", action="store_true", help="Black at the bottom, the points in Black's numbers")
+    svg.add_argument("--flip", action="store_true", help="Black at the bottom")
+    svg.add_argument("--numbers", **NUMBERS_ARG)
     svg.add_argument("--home", default="right", choices=["right", "left"], help="the bottom player's home side")
     svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
     svg.set_defaults(run=cmd_svg)
@@ -315,14 +507,14 @@ def build_parser() -> argparse.ArgumentParser:
     common(perft)
     perft.add_argument("depth", type=int)
     perft.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
-    perft.add_argument("--turn", default="white", choices=["white", "black"], help=argparse.SUPPRESS)
+    perft.add_argument("--turn", choices=["white", "black"], help=argparse.SUPPRESS)
     perft.set_defaults(run=cmd_perft)
 
     moves = commands.add_parser("moves", help="list the distinct results of a roll")
     common(moves)
-    moves.add_argument("position", nargs="?", help=POSITION_HELP)
-    moves.add_argument("dice", nargs="*", help="D1 D2")
-    moves.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll (for a gnubg ID)")
+    moves.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    moves.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5)")
+    moves.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     moves.add_argument("--ids", action="store_true", help="print each move with the ID of its result")
     moves.add_argument("--batch", metavar="FILE", help="read '<26 ints> D1 D2' lines from FILE ('-' for stdin)")
     moves.set_defaults(run=cmd_moves)
@@ -332,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("position", help=POSITION_HELP)
     convert.add_argument("--to", required=True, choices=["id", "xgid", "array"],
                          help="id: gnubg Position ID (short) or nardy ID (long); xgid: short only; array: mover's view")
-    convert.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll (for a gnubg ID or an array)")
+    convert.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     convert.set_defaults(run=cmd_convert)
 
     replay = commands.add_parser("replay", help="read a .mat match file, check every move and print the match")
@@ -343,12 +535,12 @@ def build_parser() -> argparse.ArgumentParser:
     race = commands.add_parser("race", help="race odds: pips, expected turns, win and gammon/mars chances")
     common(race, backend=False)
     race.add_argument("position", help=POSITION_HELP)
-    race.add_argument("--turn", default="white", choices=["white", "black"], help="the colour on roll")
+    race.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     race.set_defaults(run=cmd_race)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)
-    sim.add_argument("--games", type=int, required=True, help="how many games")
+    sim.add_argument("--games", type=_count, required=True, help="how many games (at least 1)")
     sim.add_argument("--seed", type=int, default=None, help="root seed (default: a fresh one, printed)")
     sim.add_argument("--policy", default="random", help="random (default), first, greedy or bearoff")
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
@@ -357,6 +549,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "(tcp://host:8786; needs nardy[dask]) instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
+    for p in (parser, *commands.choices.values()):
+        p._negative_number_matcher = _NEGATIVE  # type: ignore[attr-defined]
     return parser
 
 
@@ -364,8 +558,20 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; 0 on success, 2 on bad input (the error is printed to stderr)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # argparse has printed the usage and the error (or --help)
+            return exc.code if isinstance(exc.code, int) else 0
         args.run(args, out or sys.stdout)
+    except BrokenPipeError:  # the reader went away (`nardy ... | head -1`): stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, as a program killed by it reports
+    except KeyboardInterrupt:
+        print("nardy: interrupted", file=sys.stderr)
+        return 130
     except (NardyError, ValueError) as exc:
         print(f"nardy: error: {exc}", file=sys.stderr)
         return 2

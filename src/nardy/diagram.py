@@ -1,20 +1,30 @@
 """The ASCII board: GNU Backgammon's frame, White (X) moving round to its home at the bottom right.
 
 Short nardy: Black (O) moves the other way, home at the top right. Long nardy: both sides move
-the same way; White's head is its point 24 (top right), Black's head is White's 12 (bottom left).
+the same way; White's head is White's point 24 (top right), Black's head White's 12 (bottom
+left). The checkers always stand in this frame; the point labels are, as in GNU Backgammon, the
+numbers of the side on roll, so that they agree with the moves printed for it
+(``numbers="white"`` or ``"black"`` fixes one side's numbers instead).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from .errors import InvalidArgumentError
+from .position import Position, own_point
 from .rules import Color, Variant
-
-if TYPE_CHECKING:
-    from .position import Position
 
 SYMBOL = {Color.WHITE: "X", Color.BLACK: "O"}
 ROWS = 5
+NUMBERS = ("mover", "white", "black")
+
+
+def numbering(numbers: str | Color, mover: Color) -> Color:
+    """The colour whose point numbers label a board: "mover" (the side on roll), "white", "black" or a `Color`."""
+    if isinstance(numbers, Color):
+        return numbers
+    if isinstance(numbers, str) and numbers.lower() in NUMBERS:
+        return mover if numbers.lower() == "mover" else Color[numbers.upper()]
+    raise InvalidArgumentError(f"numbers is whose point numbers label the board, 'mover', 'white' or 'black', got {numbers!r}")
 
 
 def _cell(count: int, row: int) -> str:
@@ -27,17 +37,20 @@ def _cell(count: int, row: int) -> str:
     return " X " if count > 0 else " O "
 
 
-def _edge(points: range) -> str:
-    return "".join(f"{p:->2}-" for p in points)
+def diagram(position: Position, numbers: str | Color = "mover") -> str:
+    """The board as text, with each side's pips, bar and borne-off checkers beside it.
 
-
-def diagram(position: Position) -> str:
-    """The board as text, with each side's pips, bar and borne-off checkers beside it."""
+    `numbers` says whose point numbers label the points: the side on roll's by default.
+    """
+    labeller = numbering(numbers, position.turn)
     signed = [0] * 25
     for color, sign in ((Color.WHITE, 1), (Color.BLACK, -1)):
         for point, n in position.checkers(color).items():
             signed[point] = sign * n
     short = position.variant is Variant.SHORT
+
+    def edge(points: range) -> str:
+        return "".join(f"{own_point(p, labeller, position.variant):->2}-" for p in points)
 
     def side(color: Color) -> list[str]:
         on_roll = "  (on roll)" if color is position.turn else ""
@@ -53,11 +66,12 @@ def diagram(position: Position) -> str:
 
     top_notes, bottom_notes = side(Color.BLACK), side(Color.WHITE)
     title = "Long nardy" if not short else "Short nardy (backgammon)"
-    lines = [f" {title:<26}Position ID: {position.id()}", f" +{_edge(range(13, 19))}-----{_edge(range(19, 25))}+"]
+    arrow = (" " if not short else "v" if position.turn is Color.WHITE else "^")  # gnubg: towards the side on roll
+    lines = [f" {title:<26}Position ID: {position.id()}", f" +{edge(range(13, 19))}-----{edge(range(19, 25))}+"]
     lines += [row(range(13, 19), range(19, 25), r) for r in range(ROWS)]
-    lines.append(f"{'v' if short else ' '}|                  |{'BAR' if short else '   '}|                  |")
+    lines.append(f"{arrow}|                  |{'BAR' if short else '   '}|                  |")
     lines += [row(range(12, 6, -1), range(6, 0, -1), r) for r in reversed(range(ROWS))]
-    lines.append(f" +{_edge(range(12, 6, -1))}-----{_edge(range(6, 0, -1))}+")
+    lines.append(f" +{edge(range(12, 6, -1))}-----{edge(range(6, 0, -1))}+")
     for i, note in enumerate(top_notes):
         lines[1 + i] += "     " + note
     for i, note in enumerate(bottom_notes):

@@ -320,6 +320,38 @@ class Game:
                 out.append((Color(event[1]), "resign", event[2]))
         return out
 
+    # display -----------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        facts = [f"{self.rules.describe()}"]
+        if self.position is None:
+            facts.append("not started")
+        elif self.result is not None:
+            who = "drawn" if self.result.winner is None else f"{self.result.winner.name.capitalize()} wins"
+            facts.append(f"over: {who} {self.result.points} point{'s' if self.result.points != 1 else ''} ({self.result.kind})")
+        else:
+            facts.append(f"{self.turn.name.capitalize()} to act" if self.doubled_by is not None
+                         else f"{self.position.turn.name.capitalize()} on roll")
+            if self.dice is not None:
+                facts.append(f"rolled {self.dice[0]}-{self.dice[1]}")
+            if self.doubled_by is not None:
+                facts.append(f"{self.doubled_by.name.capitalize()} doubles to {2 * self.cube_value}")
+        if self.cube_enabled:
+            owner = "centred" if self.cube_owner is None else f"owned by {self.cube_owner.name.capitalize()}"
+            facts.append(f"cube {self.cube_value} {owner}")
+        if self.match_length:
+            facts.append(f"score {self.score[0]}-{self.score[1]} of {self.match_length}")
+        return f"<Game {', '.join(facts)}>"
+
+    def _repr_svg_(self) -> str | None:
+        """The board with the dice, the cube and the score, for Jupyter (nothing before the start)."""
+        if self.position is None:
+            return None
+        from .svg import board
+
+        return str(board(self.position, dice=self.dice, cube=self.cube_value if self.cube_enabled else None,
+                         cube_owner=self.cube_owner, score=self.score if self.match_length else None,
+                         match_length=self.match_length))
+
     # replay --------------------------------------------------------------------------------------
     @classmethod
     def replay(cls, rules: Rules | Variant | str, record: Sequence[Event], **kwargs: Any) -> Game:
@@ -413,3 +445,15 @@ class Match:
             raise IllegalMoveError("the current game is not over")
         if game.result.winner is not None:  # type: ignore[union-attr]
             self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]
+
+    def __repr__(self) -> str:
+        length = f"to {self.length} point{'s' if self.length != 1 else ''}" if self.length else "for money"
+        score = f"White {self.score[Color.WHITE]}, Black {self.score[Color.BLACK]}"
+        state = (f"{self.winner.name.capitalize()} has won" if self.winner is not None
+                 else f"game {len(self.games)} in play" if self.games and not self.games[-1].over
+                 else f"{len(self.games)} game{'s' if len(self.games) != 1 else ''} played")
+        return f"<Match {self.rules.describe()}, {length}: {score}; {state}>"
+
+    def _repr_svg_(self) -> str | None:
+        """The board of the current (or last) game, for Jupyter."""
+        return self.games[-1]._repr_svg_() if self.games else None

@@ -221,6 +221,8 @@ def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> P
 
     text = text.strip()
     variant = rules.variant
+    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
+        text = "XGID=" + text  # an XGID written without its prefix
     if "," in text:
         parts = text.replace(" ", "").split(",")
         if len(parts) != 26 or not all(re.fullmatch(r"-?\d+", part) for part in parts):

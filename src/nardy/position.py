@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine, reference
-from .errors import GameOverError, IllegalMoveError, InvalidPositionError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError
 from .move import Move, Step
 from .rules import CHECKERS, Color, Rules, Variant
 from .status import Status, describe
@@ -223,20 +223,50 @@ class Position:
         return {self._after(child): [self.move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
 
     def apply(
-        self, move: Move, rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False
+        self, move: Move | str, rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False,
+        dice: Sequence[int] | None = None,
     ) -> Position:
         """The position after `move`, with the other side on roll.
 
+        `move` is a `Move` or its text (``"24/18 13/8"``), read as `parse_move` reads it with
+        `dice`, or without them with the one roll the text can be a legal play of.
         Raises `IllegalMoveError` naming why the move is not legal (e.g. "second checker from
-        the head", "the larger die must be played"), or the errors of `legal_moves`.
+        the head", "the larger die must be played"), `InvalidNotationError` for text that
+        cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
+        if isinstance(move, str):
+            move = self._read_move(move, dice, rules, backend, last_roll)
+        elif not isinstance(move, Move):
+            raise InvalidArgumentError(f"apply() takes a Move or its text, got {move!r}")
+        elif dice is not None:
+            raise InvalidArgumentError("dice= is for a move given as text; a Move carries its dice")
         pairs = move.pairs()
         for child, seqs in engine.sequences(self._board, move.dice, rules, backend, last_roll).items():
             if pairs in seqs:
                 return self._after(child)
         why = reference.explain_illegal(self.view(), move.dice, pairs, rules, last_roll) or "not a legal play of this roll"
         raise IllegalMoveError(f"illegal move {str(move)!r} with {move.dice[0]}-{move.dice[1]}: {why} (in {self!r})")
+
+    def _read_move(self, text: str, dice: Sequence[int] | None, rules: Rules, backend: str | None, last_roll: bool) -> Move:
+        """The legal move `text` denotes, with `dice`, or with the only roll whose legal plays it names."""
+        from .notation import resolve
+
+        if dice is not None:
+            return resolve(self, text, dice, rules, backend, last_roll)
+        fits: dict[tuple[int, int], Move] = {}
+        for d1 in range(6, 0, -1):
+            for d2 in range(d1, 0, -1):
+                try:
+                    fits[(d1, d2)] = resolve(self, text, (d1, d2), rules, backend, last_roll)
+                except IllegalMoveError:
+                    continue
+        if len(fits) == 1:
+            return next(iter(fits.values()))
+        if not fits:
+            raise IllegalMoveError(f"{text!r} is not a legal play of any roll in {self!r}")
+        rolls = ", ".join(f"{a}-{b}" for a, b in fits)
+        raise InvalidNotationError(f"{text!r} is a legal play of several rolls ({rolls}): give dice=")
 
     def parse_move(self, text: str, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> Move:
         """The legal move of `dice` that `text` denotes, read leniently (see `nardy.notation`).

@@ -123,6 +123,12 @@ class Rules:
     def non_defaults(self) -> dict[str, Any]:
         return {k: v for k, v in self._options.items() if OPTIONS[k][2][self.variant] != v}
 
+    def describe(self) -> str:
+        """The rules in words: "long nardy, default rules" or "long nardy; koks: yes, block rule: home"."""
+        changed = [f"{k.replace('_', ' ')}: {('yes' if v else 'no') if isinstance(v, bool) else v}"
+                   for k, v in self.non_defaults().items()]
+        return f"{self.variant.value} nardy" + (f"; {', '.join(changed)}" if changed else ", default rules")
+
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Rules) and self._key == other._key)
 

@@ -35,7 +35,7 @@ class SimulationError(InvalidArgumentError):
     """Bad arguments to `simulate`."""
 
 
-@dataclass
+@dataclass(repr=False)
 class Simulation:
     """Per-game results of `simulate` (numpy arrays, one row per game) and a summary.
 
@@ -88,6 +88,26 @@ class Simulation:
             if code:
                 out[name] = _rate(int((self.kind == code).sum()), n)
         return out
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        rates = f": White wins {100 * s['white_wins'][0]:.1f}%, Black {100 * s['black_wins'][0]:.1f}%" if self.games else ""
+        return (f"<Simulation of {self.games:,} games, {self.rules.describe()}, policy {self.policy}, "
+                f"seed {self.seed}{rates}>")
+
+    def _repr_html_(self) -> str:
+        """The summary as a table, for Jupyter."""
+        from html import escape
+
+        s = self.summary()
+        names = ["white_wins", "black_wins", "starter_wins", *[k for k in KINDS[self.rules.variant].values()
+                                                         if k != "draw" and (k != "koks" or self.rules.koks)]]
+        if self.rules.variant is Variant.LONG and self.rules.last_roll_draw:
+            names.append("draws")
+        rows = "".join(f"<tr><td>{name.replace('_', ' ')}</td><td>{100 * s[name][0]:.2f}%</td>"
+                       f"<td>{100 * s[name][1]:.2f}% .. {100 * s[name][2]:.2f}%</td></tr>" for name in names)
+        return (f"<p>{escape(repr(self))}</p><table><tr><th></th><th>rate</th><th>95% interval</th></tr>{rows}"
+                f"<tr><td>mean plies</td><td>{s['mean_plies']:.1f}</td><td></td></tr></table>")
 
     def save(self, path: str) -> None:
         """Per-game results as .npz (all arrays) or .csv (one line per game)."""
@@ -210,11 +230,14 @@ def simulate(
 
     started = time.perf_counter()
     if executor is None:
-        with ThreadPoolExecutor(max_workers=1 if callable(policy) else threads) as pool:
+        pool = ThreadPoolExecutor(max_workers=1 if callable(policy) else threads)
+        try:
             results = []
             for result in pool.map(play_chunk, chunks):
                 results.append(result)
                 finished(len(result["winner"]))
+        finally:  # on an interrupt (Ctrl-C) or error, drop the chunks not yet started: stop promptly
+            pool.shutdown(wait=True, cancel_futures=True)
     else:
         threads = distributed.threads(executor)
         results = distributed.run_in_order(executor, play_chunk, chunks, f"nardy-simulate-seed{seed}",

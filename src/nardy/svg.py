@@ -1,13 +1,16 @@
 """SVG boards: a position of either variant as a scalable picture (`Position._repr_svg_` uses it).
 
 The frame is the ASCII diagram's (GNU Backgammon's): by default White plays from the bottom, with
-its home (points 1..6) at the bottom right, and the points carry White's (absolute) numbers.
-``bottom="black"`` puts Black at the bottom and numbers the points in Black's own numbers, the
-same frame seen from Black's side of the table (short nardy: the board turned over top to
-bottom; long nardy: turned half round, since both sides move the same way); ``home="left"``
-mirrors the board left to right. Each side's borne-off tray stands beside its home, and in short
+its home (points 1..6) at the bottom right, and, as in GNU Backgammon, the points carry the
+numbers of the side on roll (the side whose move is drawn), so that they agree with its move
+notation; ``numbers="white"`` (or ``"black"``) keeps one side's numbers whoever is on roll.
+``bottom="black"`` puts Black at the bottom, the same frame seen from Black's side of the table
+(short nardy: the board turned over top to bottom; long nardy: turned half round, since both
+sides move the same way); ``home="left"`` mirrors the board left to right. Each side's borne-off tray stands beside its home, and in short
 nardy a side's checkers on the bar stand in the half of the bar where they enter, stacked from
 the middle. Points show up to five checkers, with the count on the fifth when there are more.
+Short nardy may show the doubling cube (in the margin opposite the trays: centred, or at its
+owner's side), the match score and length, and the players' names.
 
 The output is plain SVG 1.1: deterministic (no ids, no randomness), one ``viewBox`` so it scales,
 a generic font family and no external resources. Elements carry classes (``checker white``,
@@ -20,6 +23,7 @@ import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from .diagram import numbering
 from .engine import check_dice
 from .errors import InvalidArgumentError
 from .move import BAR, OFF, Move
@@ -66,6 +70,15 @@ PIPS = {  # die pips as (column, row) in a 3x3 grid
 }
 
 
+class SVG(str):
+    """An SVG document: the text itself (a `str`), which Jupyter draws (`_repr_svg_`)."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
 def board(
     position: Position,
     *,
@@ -73,26 +86,43 @@ def board(
     move: Move | None = None,
     after: bool = False,
     rules: Rules | None = None,
+    numbers: Color | str = "mover",
     bottom: Color | str = Color.WHITE,
     home: str = "right",
     size: int | None = None,
     show_pips: bool = True,
     show_numbers: bool = True,
-) -> str:
-    """The position as an SVG document (a string).
+    cube: int | None = None,
+    cube_owner: Color | str | None = None,
+    score: Sequence[int] | None = None,
+    match_length: int | None = None,
+    names: Sequence[str] | None = None,
+) -> SVG:
+    """The position as an SVG document (an `SVG`: a `str` that Jupyter draws).
 
     `dice` draws the roll of the side on roll; `move` (a legal `Move` of that side from this
     position, under `rules`) draws an arrow per step and shows its dice unless `dice` is given;
     with `after=True` the board drawn is the one after the move (the last move, as analysis
-    tools show it: the arrows end on the checkers that moved).
+    tools show it: the arrows end on the checkers that moved, and the badge marks the side that
+    played the dice shown). `numbers` is whose point numbers label the points: "mover" (the side
+    on roll, whose move is drawn; the default), "white" or "black".
     `bottom` is the colour sitting at the bottom, `home` the side ("right" or "left") where the
     bottom player's home is; `size` is the width in pixels (the height follows), by default the
-    natural width. Raises `InvalidDiceError`, `IllegalMoveError` for a move that is not legal
-    here, and `InvalidArgumentError` for any other bad argument.
+    natural width. Short nardy: `cube` draws the doubling cube with this value (centred, or by
+    `cube_owner`), `score` (White's, Black's points) and `match_length` (0 for money) the match
+    score; `names` (White's, Black's) replaces "White" and "Black". Raises `InvalidDiceError`,
+    `IllegalMoveError` for a move that is not legal here, and `InvalidArgumentError` for any
+    other bad argument.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"board() draws a Position, got {position!r}")
-    layout = _Layout(position.variant, _bottom(bottom), _home(home))
+    labels = numbering(numbers, position.turn)
+    if cube is None and cube_owner is not None:
+        raise InvalidArgumentError(f"cube_owner={cube_owner!r} needs a cube value")
+    if cube is not None:
+        _check_cube(position, cube)
+    owner = None if cube_owner is None else _bottom(cube_owner, "cube_owner")
+    layout = _Layout(position.variant, _bottom(bottom), _home(home), labels, cube is not None)
     if not isinstance(after, bool) or (after and move is None):
         raise InvalidArgumentError(f"after=True draws the board after a given move, got after={after!r}, move={move!r}")
     drawn = position
@@ -111,36 +141,74 @@ def board(
     for name, flag in (("show_pips", show_pips), ("show_numbers", show_numbers)):
         if not isinstance(flag, bool):
             raise InvalidArgumentError(f"{name} is True or False, got {flag!r}")
+    points = _score(score, match_length)
+    players = _names(names)
+    # the badge marks the side whose dice are shown: after the move, the side that played them
+    badge = (position.turn, "played") if after else (position.turn, "on roll")
 
     width, height = layout.width, layout.height
     shown = size if size is not None else width
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{shown}" height="{_num(shown * height / width)}" font-family="sans-serif" role="img">',
-        _el("title", _title(drawn)),
+        _el("title", _title(position, players, move if after else None)),
         _el("rect", x=0, y=0, width=width, height=height, fill="#ffffff"),
     ]
     parts += layout.frame(show_numbers)
     parts += _checkers(drawn, layout)
     for color in Color:
-        parts += _band(drawn, layout, color, show_pips)
+        parts += _band(drawn, layout, color, show_pips, players[color], badge, points)
+    if cube is not None:
+        parts += _cube(cube, owner, layout)
     if rolled is not None:
         parts += _dice(rolled, position.turn, layout)
     if move is not None:
         parts += _arrows(position, move, layout)
     parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    return SVG("\n".join(parts) + "\n")
+
+
+def _check_cube(position: Position, cube: int) -> None:
+    if position.variant is not Variant.SHORT:
+        raise InvalidArgumentError("long nardy has no doubling cube")
+    if isinstance(cube, bool) or not isinstance(cube, int) or cube < 1 or cube & (cube - 1) or cube > 2 ** 15:
+        raise InvalidArgumentError(f"a cube value is a power of two from 1 to 32768, got {cube!r}")
+
+
+def _score(score: Sequence[int] | None, length: int | None) -> tuple[tuple[int, int], int] | None:
+    """(White's, Black's points), match length; None when no score is drawn."""
+    if score is None and length is None:
+        return None
+    if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 0):
+        raise InvalidArgumentError(f"match_length is a whole number of points (0 for money), got {length!r}")
+    values = (0, 0) if score is None else tuple(score)
+    if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise InvalidArgumentError(f"score is (White's, Black's) points, two whole numbers >= 0, got {score!r}")
+    if length and max(values) >= length:
+        raise InvalidArgumentError(f"score {values[0]}-{values[1]} is not below the match length {length}")
+    return (values[0], values[1]), (length or 0)
+
+
+def _names(names: Sequence[str] | None) -> dict[Color, str]:
+    if names is None:
+        return {c: c.name.capitalize() for c in Color}
+    given = [names] if isinstance(names, str) else list(names)
+    if len(given) != 2 or not all(isinstance(n, str) and n.strip() for n in given):
+        raise InvalidArgumentError(f"names is (White's, Black's), two non-empty strings, got {names!r}")
+    return {Color.WHITE: given[0], Color.BLACK: given[1]}
 
 
 class _Layout:
     """Where things go: points, bar, trays and bands for one variant and orientation."""
 
-    def __init__(self, variant: Variant, bottom: Color, home: str) -> None:
-        self.variant, self.bottom, self.home = variant, bottom, home
+    def __init__(self, variant: Variant, bottom: Color, home: str, labels: Color, cube: bool = False) -> None:
+        self.variant, self.bottom, self.home, self.labels = variant, bottom, home, labels
         # each side's tray stands beside its home: (left or right, top or bottom)
         self.tray_side = {c: self.corner(self.absolute(1, c)) for c in Color}
         sides = {side for side, _ in self.tray_side.values()}
-        self.left_tray, self.right_tray = "left" in sides, "right" in sides
+        # the cube has a margin of its own opposite the trays (short nardy: both on one side)
+        self.cube_side = ("right" if "left" in sides else "left") if cube else None
+        self.left_tray, self.right_tray = "left" in sides or self.cube_side == "left", "right" in sides or self.cube_side == "right"
         self.board_left = (FRAME + TRAY if self.left_tray else 0) + FRAME
         self.board_top = BAND + RAIL
         self.inner_width = 12 * POINT + BAR_WIDTH
@@ -210,7 +278,7 @@ class _Layout:
                              fill=fill, **{"class": "point"}))
             if show_numbers:
                 y = top - RAIL / 2 if is_top else self.board_bottom + RAIL / 2
-                parts.append(_text(str(own_point(point, self.bottom, self.variant)), self.x(col), y, 12, COLORS["numbers"], cls="number"))
+                parts.append(_text(str(own_point(point, self.labels, self.variant)), self.x(col), y, 12, COLORS["numbers"], cls="number"))
         return parts
 
 
@@ -230,8 +298,8 @@ def _checkers(position: Position, layout: _Layout) -> list[str]:
             sy = y + 4 + i * SLAB if top else y + h - 4 - (i + 1) * SLAB
             parts.append(_el("rect", x=x + 5, y=_num(sy + 1), width=w - 10, height=SLAB - 2, rx=2,
                              fill=CHECKER[color][0], stroke=CHECKER[color][1], **{"stroke-width": 1, "class": f"slab {name}"}))
-        if off:
-            ty = y + h - 12 if top else y + 12
+        if off:  # the count just beyond the last slab, by its checkers
+            ty = y + 4 + off * SLAB + 9 if top else y + h - 4 - off * SLAB - 9
             parts.append(_text(str(off), x + w / 2, ty, 14, COLORS["numbers"], bold=True, cls="count"))
         parts.append("</g>")
     return parts
@@ -251,27 +319,60 @@ def _stack(color: Color, n: int, centres: list[tuple[float, float]], where: str 
     return parts
 
 
-def _band(position: Position, layout: _Layout, color: Color, show_pips: bool) -> list[str]:
-    """The side's name, pip count and the on-roll badge, above or below the board."""
+def _band(position: Position, layout: _Layout, color: Color, show_pips: bool, name: str,
+          badge: tuple[Color, str], points: tuple[tuple[int, int], int] | None) -> list[str]:
+    """The side's name, pip count, score and badge ("on roll", or "played" for the last move), above or below the board."""
     at_bottom = color is layout.bottom
     y = layout.height - BAND / 2 if at_bottom else BAND / 2
     x = layout.board_left
     fill, edge, _ = CHECKER[color]
-    on_roll = color is position.turn
+    marked = color is badge[0]
     parts = [f'<g class="band {color.name.lower()}">',
              _el("circle", cx=x + 8, cy=y, r=7, fill=fill, stroke=edge, **{"stroke-width": 1.2}),
-             _text(color.name.capitalize(), x + 22, y, 15, COLORS["text"], anchor="start", bold=on_roll, cls="name")]
+             _text(name, x + 22, y, 15, COLORS["text"], anchor="start", bold=marked, cls="name")]
+    after = max(x + 90, x + 22 + _width(name, 15) + 14)  # what follows the name starts beyond it
     if show_pips:
-        parts.append(_text(f"pips {position.pip_count(color)}", x + 90, y, 14, COLORS["text"], anchor="start", cls="pips"))
-    if on_roll:
-        bx = x + 180 if show_pips else x + 90
-        parts.append(_el("rect", x=bx, y=y - 10, width=62, height=20, rx=10, fill=COLORS["badge"], **{"class": "on-roll"}))
-        parts.append(_text("on roll", bx + 31, y, 12, "#ffffff", bold=True))
+        parts.append(_text(f"pips {position.pip_count(color)}", after, y, 14, COLORS["text"], anchor="start", cls="pips"))
+        after += 90
+    if marked:
+        parts.append(_el("rect", x=after, y=y - 10, width=62, height=20, rx=10, fill=COLORS["badge"], **{"class": "on-roll"}))
+        parts.append(_text(badge[1], after + 31, y, 12, "#ffffff", bold=True, cls="badge"))
+    if points is not None:
+        (white, black), length = points
+        own = white if color is Color.WHITE else black
+        parts.append(_text(f"{own} point{'s' if own != 1 else ''}", layout.width - FRAME, y, 14, COLORS["text"],
+                           anchor="end", bold=True, cls="score"))
     if not at_bottom:
         game = "long nardy" if position.variant is Variant.LONG else "short nardy"
-        parts.append(_text(game, layout.width - FRAME, y, 13, "#777777", anchor="end", cls="variant"))
+        if points is not None:
+            game += f", {points[1]}-point match" if points[1] else ", money game"
+        right = layout.width - FRAME - (_width("00 points", 14) + 16 if points is not None else 0)
+        parts.append(_text(game, right, y, 13, "#777777", anchor="end", cls="variant"))
     parts.append("</g>")
     return parts
+
+
+def _width(text: str, size: int) -> float:
+    """A generous estimate of the width of `text` in a sans-serif font of `size`."""
+    return 0.62 * size * len(text)
+
+
+def _cube(value: int, owner: Color | None, layout: _Layout) -> list[str]:
+    """The doubling cube in its margin: in the middle when centred (showing 64), else at the owner's side."""
+    side = 36
+    x = FRAME + (TRAY - side) / 2 if layout.cube_side == "left" else layout.board_left + layout.inner_width + FRAME + (TRAY - side) / 2
+    if owner is None:
+        y = layout.mid_y - side / 2
+    elif owner is layout.bottom:
+        y = layout.board_bottom - side - 6
+    else:
+        y = layout.board_top + 6
+    shown = 64 if owner is None and value == 1 else value
+    where = "centre" if owner is None else owner.name.lower()
+    return [f'<g class="cube {where}" data-value="{value}">',
+            _el("rect", x=x, y=y, width=side, height=side, rx=4, fill="#fbf8f0", stroke="#222222", **{"stroke-width": 1.2}),
+            _text(str(shown), x + side / 2, y + side / 2, 16 if shown < 1000 else 11, "#222222", bold=True, cls="cube-value"),
+            "</g>"]
 
 
 def _dice(dice: tuple[int, int], color: Color, layout: _Layout) -> list[str]:
@@ -284,7 +385,7 @@ def _dice(dice: tuple[int, int], color: Color, layout: _Layout) -> list[str]:
     for k, value in enumerate(dice):
         x0 = cx + (-DIE - 6 if k == 0 else 6)
         y0 = layout.mid_y - DIE / 2
-        parts.append(f'<g class="die" data-value="{value}">')
+        parts.append(f'<g class="die {color.name.lower()}" data-value="{value}">')
         parts.append(_el("rect", x=x0, y=y0, width=DIE, height=DIE, rx=5, fill=fill, stroke=edge, **{"stroke-width": 1.2}))
         for c, r in PIPS[value]:
             parts.append(_el("circle", cx=x0 + DIE * (0.24 + 0.26 * c), cy=y0 + DIE * (0.24 + 0.26 * r), r=DIE * 0.085, fill=ink))
@@ -329,17 +430,21 @@ def _arrow(start: tuple[float, float], end: tuple[float, float]) -> str:
     ])
 
 
-def _title(position: Position) -> str:
+def _title(position: Position, names: dict[Color, str], played: Move | None) -> str:
+    """"Short nardy, White on roll", or after a move "Short nardy, White played 6-5 24/18 13/8, Black on roll"."""
     game = "Long nardy" if position.variant is Variant.LONG else "Short nardy"
-    return f"{game}, {position.turn.name.capitalize()} on roll"
+    mover = names[position.turn]
+    if played is None:
+        return f"{game}, {mover} on roll"
+    return f"{game}, {mover} played {played.dice[0]}-{played.dice[1]} {played}, {names[position.turn.other]} on roll"
 
 
-def _bottom(value: Color | str) -> Color:
+def _bottom(value: Color | str, name: str = "bottom") -> Color:
     if isinstance(value, Color):
         return value
     if isinstance(value, str) and value.upper() in Color.__members__:
         return Color[value.upper()]
-    raise InvalidArgumentError(f"bottom is the colour at the bottom, 'white' or 'black', got {value!r}")
+    raise InvalidArgumentError(f"{name} is a colour, 'white' or 'black', got {value!r}")
 
 
 def _home(value: str) -> str:
