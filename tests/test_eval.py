@@ -187,3 +187,64 @@ def test_the_shipped_short_net_beats_random_play() -> None:
 
 def test_outputs_name_the_five_probabilities() -> None:
     assert OUTPUTS == ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def test_rollouts_are_reproducible_whatever_the_threads() -> None:
+    from nardy.rollout import rollout
+
+    p = Position.start("short")
+    one = rollout(p, 90, seed=4, chunk_size=30, threads=1)
+    three = rollout(p, 90, seed=4, chunk_size=30, threads=3)
+    assert one == three and one.games == 90
+    assert 0 <= one.probs[0] <= 1 and one.equity_se > 0
+    assert rollout(p, 36, seed=4, luck=True).luck_adjusted
+    with pytest.raises(InvalidArgumentError):
+        rollout(p, 0)
+    with pytest.raises(InvalidArgumentError):
+        rollout(p, 10, ply=1)
+
+
+def test_a_bear_off_rollout_agrees_with_the_exact_odds() -> None:
+    from nardy.rollout import rollout
+
+    p = Position.from_points("short", white={6: 2, 5: 2, 4: 2}, black={6: 2, 5: 2, 3: 2}, own_numbers=True)
+    exact = evaluate(p)[0]
+    got = rollout(p, 2000, seed=1)
+    assert abs(got.probs[0] - exact[0]) < 4 * got.probs_se[0] + 1e-9
+
+
+def test_net_policies() -> None:
+    import nardy
+    from nardy.eval import NetPolicy, net_move
+
+    s = nardy.simulate("short", 40, seed=2, policy="net", threads=1)
+    assert s.policy == "net" and s.games == 40
+    env = VectorEnv("long", 8, seed=1)
+    env.reset()
+    actions = env.best_actions(NetPolicy("long")(env.afterstates))
+    assert actions.shape == (8,)
+    game = nardy.Game("short", seed=3)
+    game.roll_off()
+    if game.dice is None:
+        game.roll()
+    move = net_move(game)
+    assert move in game.legal_moves()
+    game.play(move)
+    with pytest.raises(InvalidArgumentError):
+        net_move(game)          # not rolled yet
+
+
+def test_cli_hint_eval_rollout(capsys) -> None:
+    from nardy.cli import main
+
+    assert main(["hint", "short", "3", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("white to play 3-1") and lines[1].lstrip().startswith("1. ")
+    assert main(["hint", "long", "6-5", "--ply", "1"]) == 0
+    assert "24/13" in capsys.readouterr().out
+    assert main(["eval", "short", "4HPwATDgc/ABMA"]) == 0
+    assert "cubeless equity" in capsys.readouterr().out
+    assert main(["rollout", "short", "--games", "36"]) == 0
+    assert "36 games" in capsys.readouterr().out
+    assert main(["hint", "short", "7", "1"]) == 2
+    assert "error" in capsys.readouterr().err

@@ -211,6 +211,33 @@ def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rule
     return rank(position, dice, rules, ply=ply, net=net)[0][0]
 
 
+def net_move(game: Any, ply: int = 0, *, net: Net | None = None) -> Move:
+    """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
+    `game.play(net_move(game))`)."""
+    from .game import Game
+
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
+    if game.position is None or game.dice is None:
+        raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
+    return best_move(game.position, game.dice, ply, game.rules, net=net)
+
+
+class NetPolicy:
+    """Scores afterstates (mover's-view boards after the move) by the mover's 0-ply equity: a
+    policy for `simulate(policy=...)` (which `policy="net"` builds) and for `VectorEnv.best_actions`
+    (`env.best_actions(NetPolicy(rules)(env.afterstates))`)."""
+
+    __name__ = "net"
+
+    def __init__(self, rules: Rules | Variant | str, net: Net | None = None) -> None:
+        self.rules = rules if isinstance(rules, Rules) else Rules(Variant.parse(rules))
+        self.net = net or default_net(self.rules.variant)
+
+    def __call__(self, afterstates: Any) -> Floats:
+        return -equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
+
+
 # helpers --------------------------------------------------------------------------------------
 def _swap(probs: Floats) -> Floats:
     """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
@@ -342,4 +369,4 @@ def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Float
     return out
 
 
-__all__ = ["Net", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "rank"]
+__all__ = ["Net", "NetPolicy", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
