@@ -248,3 +248,42 @@ def test_cli_hint_eval_rollout(capsys) -> None:
     assert "36 games" in capsys.readouterr().out
     assert main(["hint", "short", "7", "1"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_person_plays_a_whole_game_against_the_net(variant: str) -> None:
+    import io
+
+    from nardy import Game
+    from nardy.cli import play_game
+
+    game = Game(variant, seed=11, cube=False)
+    game.roll_off()
+    asked = []
+
+    def person(prompt: str) -> str:   # asks for a hint once, types a bad move once, then plays the first play
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "hint"
+        if len(asked) == 2:
+            return "1/7"
+        return str(game.legal_moves()[0])
+
+    out = io.StringIO()
+    play_game(game, Color.WHITE, person, out)
+    text = out.getvalue()
+    assert game.result is not None and "won:" in text
+    assert "  1. " in text                 # the hint
+    assert "plays" in text                 # the net's moves
+
+
+def test_play_quits_and_ends_at_end_of_input() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "nardy.cli", "play", "short", "--seed", "1"], input="quit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "abandoned" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "nardy.cli", "play", "long", "--seed", "1"], input="",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "abandoned" in done.stdout and "Traceback" not in done.stderr

@@ -374,6 +374,66 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
     print(_probabilities(result.probs, rules.variant), file=out)
 
 
+def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
+    """Play `game` (rolled off) between a person (`human`, answering `ask(prompt)`) and the net.
+
+    The person types a move in notation, `hint` for the net's ranking of the roll, or `quit`.
+    Raises EOFError when `ask` does (the input ended).
+    """
+    from .eval import net_move, rank
+
+    while game.result is None:
+        mover = game.turn
+        dice = game.dice or game.roll()
+        moves = game.legal_moves()
+        if mover is not human:
+            move = net_move(game, ply)
+            game.play(move)
+            print(f"{mover.name.lower()} rolls {dice[0]}-{dice[1]} and plays {move or 'nothing (no legal play)'}",
+                  file=out)
+            continue
+        print(file=out)
+        print(game.position, file=out)
+        if len(moves) == 1 and not moves[0]:
+            print(f"you roll {dice[0]}-{dice[1]}: no legal play", file=out)
+            game.play(moves[0])
+            continue
+        while True:
+            text = ask(f"you roll {dice[0]}-{dice[1]}; your move (or hint, quit): ").strip()
+            if text in ("quit", "q", "exit"):
+                print("game abandoned", file=out)
+                return
+            if text in ("hint", "h", "?"):
+                for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply)[:5], 1):
+                    print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
+                continue
+            try:
+                move = game.parse_move(text)
+            except NardyError as exc:
+                print(f"  {exc}", file=out)
+                continue
+            game.play(move)
+            break
+    result = game.result
+    who = "you" if result.winner is human else "the net"
+    print(f"\n{who} won: {result.kind}, {result.points} point{'s' if result.points != 1 else ''}", file=out)
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
+    from .game import Game
+
+    rules = _rules_from(args)
+    human = Color.WHITE if args.color == "white" else Color.BLACK
+    game = Game(rules, seed=args.seed, cube=False)
+    white, black = game.roll_off()
+    print(f"you play {human.name.lower()} against the net ({args.ply}-ply, no cube); "
+          f"roll-off: white {white}, black {black}", file=out)
+    try:
+        play_game(game, human, input, out, args.ply)
+    except EOFError:
+        print("\ngame abandoned", file=out)
+
+
 def _progress_bar(total: int) -> Any:
     def show(done: int, games: int) -> None:
         filled = 30 * done // max(games, 1)
@@ -615,6 +675,13 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.set_defaults(run=cmd_rollout)
+
+    play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
+    common(play, backend=False)
+    play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
+    play.add_argument("--ply", type=int, default=0, choices=[0, 1], help="the net's lookahead (default 0)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the dice (default: fresh)")
+    play.set_defaults(run=cmd_play)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)
