@@ -287,3 +287,38 @@ def test_play_quits_and_ends_at_end_of_input() -> None:
     done = subprocess.run([sys.executable, "-m", "nardy.cli", "play", "long", "--seed", "1"], input="",
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "abandoned" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
+    import random
+
+    from nardy import Match, matfile
+    from nardy.analysis import MoveAnalysis, analyse
+    from nardy.cli import main
+    from nardy.eval import net_move
+
+    match = Match(Rules("short"), 1)
+    rng = random.Random(2)
+    game = match.new_game()
+    game.roll_off()
+    while game.result is None:
+        if game.dice is None:
+            game.roll()
+        game.play(net_move(game) if game.turn is Color.WHITE else rng.choice(game.legal_moves()))
+    match.finish_game()
+    result = analyse(match.games)
+    white, black = result.summary(Color.WHITE), result.summary(Color.BLACK)
+    assert white.total_loss == 0 and white.moves > 0
+    assert black.total_loss > 0 and black.error_rate > 0
+    assert all(m.loss >= 0 for m in result.moves)
+    path = tmp_path / "m.mat"
+    matfile.dump(match, path)
+    assert main(["analyse", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "error rate per move" in text and "0.0 mEMG" in text
+    move = result.moves[0]
+    marked = [MoveAnalysis(1, 1, Color.WHITE, (3, 1), move.played, move.best, -loss, 0.0, 2).mark
+              for loss in (0.03, 0.04, 0.1, 0.2)]
+    assert marked == [None, "doubtful", "bad", "very bad"]
+    with pytest.raises(InvalidArgumentError):
+        analyse(["not a game"])  # type: ignore[list-item]

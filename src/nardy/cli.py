@@ -374,6 +374,30 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
     print(_probabilities(result.probs, rules.variant), file=out)
 
 
+def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
+    from . import matfile
+    from .analysis import MARKS, analyse
+
+    record = matfile.load(args.file)
+    names = dict(zip((Color.WHITE, Color.BLACK), record.players))
+    result = analyse(record.games, ply=args.ply)
+    for m in result.moves:
+        if m.mark is not None or args.all:
+            note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
+            print(f"game {m.game}, move {m.number}, {names[m.player]} {m.dice[0]}-{m.dice[1]}: played {m.played} "
+                  f"({m.equity_played:+.3f}), best {m.best} ({m.equity_best:+.3f}){note}", file=out)
+    print(f"\n{args.ply}-ply cubeless analysis; marks at losses of "
+          + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
+    print(f"{'':26}" + "".join(f"{names[c][:14]:>16}" for c in Color), file=out)
+    summaries = [result.summary(c) for c in Color]
+    rows = [("moves (unforced)", [f"{s.moves} ({s.unforced})" for s in summaries]),
+            ("error rate per move", [f"{s.error_rate:.1f} mEMG" for s in summaries]),
+            ("equity lost", [f"{s.total_loss:.3f}" for s in summaries])]
+    rows += [(name, [str(s.marks[name]) for s in summaries]) for name, _ in reversed(MARKS)]
+    for label, cells in rows:
+        print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
+
+
 def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
     """Play `game` (rolled off) between a person (`human`, answering `ask(prompt)`) and the net.
 
@@ -675,6 +699,12 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.set_defaults(run=cmd_rollout)
+
+    analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
+    analyse.add_argument("file", help="the match file (.mat)")
+    analyse.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
+    analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.set_defaults(run=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
     common(play, backend=False)
