@@ -45,3 +45,27 @@ def per_item(benchmark, items: int, **extra: float) -> None:
     stats = getattr(benchmark, "stats", None)
     if stats is not None and getattr(stats, "stats", None) is not None:
         benchmark.extra_info["ns_per_item_min"] = stats.stats.min / items * 1e9
+
+
+# batch API vs bare kernel: the minimum CPU time of each form per group, filled by the benchmarks
+# of test_movegen.py and printed as ratios at the end of the run (so they come from one run)
+FORMS: dict[str, dict[str, tuple[float, int]]] = {}
+
+
+def record_form(benchmark, form: str, results: int) -> None:
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:
+        FORMS.setdefault(benchmark.group, {})[form] = (stats.stats.min, results)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if not FORMS:
+        return
+    terminalreporter.section("batch.generate vs the bare kernel (minimum times, this run)")
+    for group, forms in sorted(FORMS.items()):
+        kernel = forms.get("kernel")
+        parts = []
+        for form, (seconds, results) in sorted(forms.items()):
+            ratio = f" {seconds / kernel[0]:.3f}x" if kernel and form != "kernel" else ""
+            parts.append(f"{form} {seconds / max(results, 1) * 1e9:.2f} ns/result{ratio}")
+        terminalreporter.write_line(f"{group}: " + "; ".join(parts))

@@ -74,3 +74,52 @@ def test_env_encodings(benchmark, variant, what):
     rows = len(env.afterstates) if what == "afterstates" else env.num_envs
     assert features.shape[0] == rows and features.dtype == np.float32 and np.isfinite(features).all()
     per_item(benchmark, rows)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_gymnasium_vector_steps(benchmark, variant):
+    """The Gymnasium adapter at N = 4096 with its default next-step autoreset: the core's step
+    plus the adapter's final observations, skipped slots and action-space update."""
+    pytest.importorskip("gymnasium")
+    from nardy.gym_env import GymnasiumVectorEnv
+
+    benchmark.group = f"env-steps-{variant}"
+    env = GymnasiumVectorEnv(variant, 4096, seed=1)
+    env.reset()
+    for _ in range(WARM_UP // 3):
+        env.step(env.env.sample_actions())
+
+    def play_adapter(steps: int) -> int:
+        ended = 0
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = env.step(env.env.sample_actions())
+            ended += int((terminated | truncated).sum())
+        return ended
+
+    steps = GAME_STEPS[4096] // 4096
+    assert benchmark.pedantic(play_adapter, (steps,), rounds=5, iterations=1) >= 0
+    per_item(benchmark, steps * 4096)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_one_game_env_steps(benchmark, variant):
+    """NardyEnv, one checker step per call (masked random actions): Python per step."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import nardy.gym_env  # noqa: F401 - registers the ids
+
+    benchmark.group = f"env-one-game-{variant}"
+    env = gymnasium.make(f"nardy/{variant.capitalize()}Nardy-v0").unwrapped
+    rng = np.random.default_rng(0)
+
+    def play_steps(steps: int) -> int:
+        _, info = env.reset(seed=1)
+        games = 0
+        for _ in range(steps):
+            _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            if terminated or truncated:
+                games += 1
+                _, info = env.reset()
+        return games
+
+    assert benchmark.pedantic(play_steps, (2000,), rounds=3, iterations=1) >= 1
+    per_item(benchmark, 2000)

@@ -4,10 +4,75 @@ from __future__ import annotations
 
 import pytest
 
+import numpy as np
+
 from nardy import Rules, batch, engine
-from conftest import per_item
+from conftest import per_item, record_form
 
 SAMPLE = 60  # positions (x 21 rolls) on which the reference runs beside the core
+
+
+def rows_of(corpus, variant, kind, rows, mixed=False):
+    """`rows` (position, roll) rows of a corpus: its rows in order, repeated as needed (or only the
+    mixed rolls); contiguous int8, as the lean path takes them."""
+    views, rolls = corpus[variant].with_rolls(kind)
+    if mixed:
+        keep = rolls[:, 0] != rolls[:, 1]
+        views, rolls = views[keep], rolls[keep]
+    index = np.arange(rows) % len(views)
+    return np.ascontiguousarray(views[index]), np.ascontiguousarray(rolls[index])
+
+
+@pytest.mark.parametrize("form", ["kernel", "workspace", "fresh"])
+@pytest.mark.parametrize("rows", [1000, 100_000])
+@pytest.mark.parametrize("kind", ["contact", "race"])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_batch_vs_kernel(benchmark, corpus, variant, kind, rows, form):
+    """batch.generate (into a reused Workspace, or fresh arrays) against the bare kernel (one
+    reused generator in a nogil loop, nothing checked or kept), same rows; the ratios are printed
+    at the end of the run."""
+    benchmark.group = f"batch-vs-kernel-{variant}-{kind}-{rows}"
+    views, rolls = rows_of(corpus, variant, kind, rows)
+    rules = Rules(variant)
+    expected = engine._core.kernel(views, rolls, engine.core_rules(rules))
+    if form == "kernel":
+        total = benchmark(engine._core.kernel, views, rolls, engine.core_rules(rules))
+    else:
+        out = batch.Workspace() if form == "workspace" else None
+        batch.generate(views, rolls, rules, out=out)  # the workspace's buffers grown once
+        total = len(benchmark(batch.generate, views, rolls, rules, out=out)[0])
+    assert total == expected
+    per_item(benchmark, rows, results=total)
+    record_form(benchmark, form, total)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_kernel_race_mixed_rolls(benchmark, corpus, variant):
+    """The bare kernel on the race corpus's mixed rolls only (the bear-off pair walk's rows)."""
+    benchmark.group = f"kernel-race-mixed-{variant}"
+    views, rolls = rows_of(corpus, variant, "race", 20_000, mixed=True)
+    total = benchmark(engine._core.kernel, views, rolls, engine.core_rules(Rules(variant)))
+    assert total == len(batch.generate(views, rolls, Rules(variant))[0])
+    per_item(benchmark, len(views), results=total)
+
+
+@pytest.mark.parametrize("form", ["workspace", "default"])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_single_row_batch_call(benchmark, corpus, variant, form):
+    """batch.generate on one row at a time (50 different rows): the lean path's cost per call."""
+    benchmark.group = "single-call"
+    views, rolls = rows_of(corpus, variant, "contact", 50)
+    calls = [(views[i:i + 1], rolls[i:i + 1]) for i in range(len(views))]
+    rules = Rules(variant)
+    out = batch.Workspace() if form == "workspace" else None
+    generate = batch.generate
+
+    def run():
+        return sum(len(generate(v, r, rules, out=out)[0]) for v, r in calls)
+
+    total = benchmark(run)
+    assert total == len(batch.generate(views, rolls, rules)[0])
+    per_item(benchmark, len(calls), results=total)
 
 
 @pytest.mark.parametrize("kind", ["contact", "race"])

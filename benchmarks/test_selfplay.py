@@ -21,3 +21,6 @@ def test_selfplay_random(benchmark, variant, threads):
     reference = simulate(variant, 2000, seed=1, threads=1, chunk_size=500)
     assert (result.plies[:2000] == reference.plies).all()  # the same games, whatever the threads
     per_item(benchmark, GAMES)
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:  # games per second of the timer
+        benchmark.extra_info["games_per_second"] = GAMES / stats.stats.min  # (CPU with time.process_time)

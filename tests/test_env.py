@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Color, InvalidArgumentError, InvalidPositionError, Position, Rules, engine, reference, simulate
+from nardy import Color, GameOverError, InvalidArgumentError, InvalidPositionError, Position, Rules, engine, reference, simulate
 from nardy.env import VectorEnv, encode
 from nardy.position import own_point
 
@@ -270,7 +270,8 @@ def test_gymnasium_adapter_follows_the_vector_conventions(observation):
     gymnasium = pytest.importorskip("gymnasium")
     from nardy.env import GymnasiumVectorEnv
 
-    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation)
+    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation,
+                             autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
     assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 6
     assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
     obs, info = env.reset(seed=4)
@@ -340,3 +341,123 @@ def test_best_actions_pick_each_games_highest_value_first_on_ties():
     for bad in (values[:-1], np.full(len(values), np.nan), values.astype(str)):
         with pytest.raises(InvalidArgumentError, match="values must be"):
             env.best_actions(bad)
+
+
+# --- limits: threads, plies, memory, seeds ------------------------------------------------------
+
+def test_one_env_stepped_from_several_threads_stays_whole():
+    """Steps from 4 threads are serialised: no crash (the afterstate buffer and the move generator
+    once grew under two threads at once: a double free), and with action 0 everywhere, which every
+    game always has, 4 x 60 interleaved steps leave exactly the state of 240 steps in a row."""
+    import threading
+
+    shared, alone = VectorEnv("short", 64, seed=12), VectorEnv("short", 64, seed=12)
+    shared.reset()
+    alone.reset()
+    zeros = np.zeros(64, np.int64)
+    errors = []
+
+    def worker():
+        try:
+            for _ in range(60):
+                obs, rewards, terminated, truncated, info = shared.step(zeros)
+                assert obs.shape == (64, 28) and (info["afterstate"].shape == (64, 26))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for _ in range(240):
+        alone.step(zeros)
+    assert np.array_equal(shared.boards, alone.boards) and np.array_equal(shared.plies, alone.plies)
+    assert np.array_equal(shared.afterstates, alone.afterstates)
+
+
+def test_games_longer_than_max_plies_are_truncated_and_restarted():
+    env = VectorEnv("long", 8, seed=3, max_plies=7)
+    env.reset()
+    start = start_row(env.rules)
+    for t in range(1, 22):
+        plies = env.plies.copy()
+        _, rewards, terminated, truncated, info = env.step(env.sample_actions())
+        assert not (terminated & truncated).any()
+        if t % 7 == 0:  # no long game ends by its 7th ply: every one is truncated
+            assert truncated.all() and (rewards == 0).all()
+            assert (info["plies"] == 7).all() and (info["winner"] == -2).all() and info["_final_obs"].all()
+            assert (env.plies == 0).all() and (env.boards == start).all()
+        else:
+            assert not truncated.any() and (env.plies == plies + 1).all()
+    for bad in (0, -1, 2**31, 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="max_plies"):
+            VectorEnv("long", 2, max_plies=bad)
+
+
+
+
+def test_an_environment_larger_than_memory_is_refused_before_allocating():
+    import os
+
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    n = memory // 1000
+    with pytest.raises(InvalidArgumentError, match=rf"num_envs={n:,} games need about {n * 2048:,} bytes"):
+        VectorEnv("short", n)
+    with pytest.raises(InvalidArgumentError, match="num_envs=10,000,000,000,000 games"):
+        VectorEnv("long", 10**13)
+
+
+def test_list_seeds_give_each_slot_a_one_game_environments_games():
+    def run(env, seed, steps=120):
+        obs, _ = env.reset(seed=seed)
+        out = [obs.copy()]
+        for _ in range(steps):
+            obs, rewards, *_ = env.step(env.sample_actions())
+            out.append(np.column_stack([obs, rewards]))
+        return out
+
+    many = run(VectorEnv("short", 3), [5, 9, 5])
+    for i, seed in enumerate([5, 9, 5]):
+        one = run(VectorEnv("short", 1), seed)
+        assert all(np.array_equal(a[i], b[0]) for a, b in zip(many, one))
+    assert not np.array_equal(many[-1][0], many[-1][1]) and np.array_equal(many[-1][0], many[-1][2])
+    for bad in ([1, 2], [1, -2, 3], "123", [1.5, 2, 3]):
+        with pytest.raises(InvalidArgumentError, match="seed"):
+            VectorEnv("short", 3).reset(seed=bad)
+
+
+def test_a_start_position_plays_simulates_rollouts():
+    p = Position.from_points("short", white={6: 5, 8: 3, 13: 5, 24: 2}, black={1: 2, 12: 5, 17: 3, 19: 5}, turn="black")
+    env = VectorEnv("short", 3, seed=4, start=p)
+    env.reset()
+    assert (env.boards == np.frombuffer(p.to_bytes(), np.int8)).all() and (env.colors == 1).all()
+    env = VectorEnv("short", 3, seed=4, start=p)
+    found = finished_games(env, 4, lambda e: e.sample_actions())
+    s = simulate("short", 12, seed=4, chunk_size=4, policy="random", threads=1, start=p)
+    for i in range(3):
+        chunk = slice(4 * i, 4 * i + 4)
+        assert found[i] == list(zip(s.winner[chunk].tolist(), s.kind[chunk].tolist(), s.plies[chunk].tolist()))
+    with pytest.raises(InvalidArgumentError, match="start must be"):
+        VectorEnv("long", 1, start=p)
+    with pytest.raises(InvalidPositionError):
+        VectorEnv("short", 1, start=Position([0] * 25 + [16], "short", validate=False))
+    with pytest.raises(GameOverError):
+        VectorEnv("short", 1, start=Position.from_points("short", white={}, black={1: 15}))
+
+
+def test_a_start_where_nobody_can_ever_move_is_truncated_or_refused_never_hangs():
+    """Short nardy, both sides on the bar against closed boards: every roll passes for ever."""
+    stuck = Position.from_points("short", white={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, white_bar=3,
+                                 black={19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2}, black_bar=3)
+    try:
+        env = VectorEnv("short", 2, seed=1, max_plies=30, start=stuck)
+    except InvalidPositionError:  # status() may flag such a position as one that can never be played
+        return
+    env.reset()
+    for t in range(1, 31):
+        _, rewards, terminated, truncated, info = env.step(np.zeros(2, np.int64))
+        assert (env.counts == 1).all() and not terminated.any() and (rewards == 0).all()
+        assert truncated.all() == (t == 30)
+    assert (info["plies"] == 30).all() and (info["winner"] == -2).all()

@@ -150,10 +150,15 @@ def test_a_roll_shown_without_its_move_may_only_be_followed_by_a_resignation():
         matfile.read(GNUBG_STYLE.replace("31: 8/5 6/5 ", "31:         "))
 
 
-def test_an_unfinished_last_game_is_read_as_it_stands():
+def test_a_truncated_file_is_an_error_when_strict_and_a_warning_when_lenient():
+    # issue 17: a file cut off in the middle of its last game used to read as a finished match
     text = GNUBG_STYLE.rsplit("  3)", 1)[0]
-    game = matfile.read(text).games[-1]
+    with pytest.raises(IllegalMoveError, match="game 2, line 19: the file ends in the middle of game 2"):
+        matfile.read(text)
+    record = matfile.read(text, strict=False)
+    game = record.games[-1]
     assert not game.over and game.cube_value == 1 and game.doubled_by is Color.BLACK
+    assert [str(w) for w in record.warnings] == ["game 2, line 19: the file ends in the middle of game 2: it has no result"]
 
 
 # checked reading: errors name the game and the line -----------------------------------------------

@@ -39,10 +39,17 @@ def test_every_legal_move_round_trips_through_its_text(rules, data):
 
 
 @pytest.mark.parametrize("text", [
-    "24/13", "24/18 18/13", "24/18/13", "18/13 24/18", "24/18, 18/13", "24/19 19/13",
+    "24/13", "24/18 18/13", "24/18/13", "18/13 24/18", "24/18, 18/13",
 ])
 def test_lenient_reading_of_one_checker(text):
     assert str(SHORT.parse_move(text, (6, 5))) == "24/13"
+
+
+def test_a_text_naming_a_point_the_play_does_not_land_on_is_not_that_play():
+    # 24/13 can only pass 18 (Black holds 19): naming 19 names no legal play
+    for text in ("24/19 19/13", "24/19/13"):
+        with pytest.raises(IllegalMoveError, match="not a legal play"):
+            SHORT.parse_move(text, (6, 5))
 
 
 def test_lenient_points_bar_off_stars_and_groups():
@@ -136,3 +143,99 @@ def test_gnubg_agrees_on_position_ids():
 def test_invalid_ids_are_notation_errors(text):
     with pytest.raises(InvalidNotationError):
         Position.from_id(text)
+
+
+# the resolution rule: a text denotes the plays that land on every point it names -----------------
+
+def _short(points: dict[int, int]) -> Position:
+    """A short nardy position from {point: count} (negative counts are Black's), White on roll."""
+    view = [0] * 26
+    for point, n in points.items():
+        view[point] = n
+    view[25] = 15 - sum(n for n in points.values() if n > 0)
+    view[0] = -15 - sum(n for n in points.values() if n < 0)
+    return Position(view, "short")
+
+
+@pytest.mark.parametrize("board, dice, text, meant", [
+    # server style, each die its own step and no `*`: the step lands on 15, so it hits there
+    ({16: 1, 6: 14, 15: -1, 1: -14}, (5, 1), "16/15 15/10", "16/15*/10"),
+    ({16: 1, 6: 14, 15: -1, 1: -14}, (5, 1), "16/11 11/10", "16/10"),
+    ({16: 1, 6: 14, 15: -1, 1: -14}, (5, 1), "16/10", "16/10"),  # a bare 16/10 hits nothing on the way
+    # an engine's own step output fed back (blots on both ways)
+    ({8: 1, 6: 14, 4: -1, 5: -1, 20: -13}, (3, 4), "8/5 5/1", "8/5*/1"),
+    ({8: 1, 6: 14, 4: -1, 5: -1, 20: -13}, (3, 4), "8/4 4/1", "8/4*/1"),
+    ({5: 1, 6: 14, 4: -1, 3: -1, 20: -13}, (1, 2), "5/4 4/2", "5/4*/2"),
+    ({5: 1, 6: 14, 4: -1, 3: -1, 20: -13}, (1, 2), "5/3 3/2", "5/3*/2"),
+])
+def test_the_text_names_its_landing_points(board, dice, text, meant):
+    assert str(_short(board).parse_move(text, dice)) == meant
+
+
+def test_ambiguous_only_when_two_plays_remain():
+    p = _short({8: 1, 6: 14, 4: -1, 5: -1, 20: -13})
+    with pytest.raises(InvalidNotationError, match="ambiguous"):
+        p.parse_move("8/1", (3, 4))  # both ways hit on a point the text does not name
+    for text in ("8/1*", "8/5* 5/1*"):  # a `*` where no play hits narrows to nothing
+        with pytest.raises(IllegalMoveError, match="not a legal play"):
+            p.parse_move(text, (3, 4))
+
+
+def _writings(move: Move, rng) -> list[str]:
+    """Every way a player or a program writes `move`: merged, step by step, with or without `*`,
+    in the order played or shuffled."""
+    steps = [f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in move.steps]
+    shuffled = steps[:]
+    rng.shuffle(shuffled)
+    chains = str(move).split()
+    rng.shuffle(chains)
+    texts = [str(move), " ".join(chains), " ".join(steps), " ".join(shuffled), move.plain()]
+    return texts + [t.replace("*", "") for t in texts]
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_every_way_of_writing_a_play_resolves_to_it(rules, data):
+    import random
+
+    position = Position(data.draw(boards(rules)), rules.variant)
+    dice = data.draw(rolls)
+    moves = [m for m in position.legal_moves(dice, rules) if m.steps]
+    if not moves:
+        return
+    move = data.draw(st.sampled_from(moves))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    for text in _writings(move, rng):
+        assert position.parse_move(text, dice, rules) == move, text
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_nothing_naming_a_point_the_play_does_not_land_on_resolves_to_it(rules, data):
+    from nardy import engine
+
+    position = Position(data.draw(boards(rules)), rules.variant)
+    dice = data.draw(rolls)
+    results = engine.results(position.to_bytes(), dice, rules)
+    children = {pairs: child for child, pairs in results}
+    moves = [m for m in position.legal_moves(dice, rules) if m.steps]
+    if not moves:
+        return
+    move = data.draw(st.sampled_from(moves))
+    child = children[move.pairs()]
+    landed = {dst for seq in engine.sequences(position.to_bytes(), dice, rules)[child] for _, dst in seq}
+    unnamed = [q for q in range(1, 25) if q not in landed]
+    if not unnamed:
+        return
+    q = data.draw(st.sampled_from(unnamed))
+    i = data.draw(st.integers(0, len(move.steps) - 1))
+    steps = [f"{s.src}/{s.dst}" for s in move.steps]
+    steps[i] = f"{move.steps[i].src}/{q}/{move.steps[i].dst}"
+    text = " ".join(steps)
+    try:
+        resolved = position.parse_move(text, dice, rules)
+    except (IllegalMoveError, InvalidNotationError):
+        return
+    assert children[resolved.pairs()] != child, text

@@ -191,7 +191,8 @@ def test_a_move_that_is_not_legal_is_rejected(backend):
 
 
 def test_unknown_colour_and_variant_are_rejected():
-    with pytest.raises(InvalidPositionError, match="unknown colour"):
+    # issue 17: one rule (Color.parse) for every colour parameter, so an argument error here too
+    with pytest.raises(nardy.InvalidArgumentError, match="unknown colour 'red' for turn"):
         Position(LONG_START, "long", "red")
     with pytest.raises(nardy.InvalidRulesError, match="choose 'long' or 'short'"):
         Position(LONG_START, "medium")

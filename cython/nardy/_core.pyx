@@ -10,6 +10,7 @@ import numpy as np
 
 from nardy.errors import InvalidPositionError
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
@@ -33,10 +34,14 @@ cdef enum:
     C_OK = 0
     C_GAME_OVER = -1
     C_BAD_DICE = -2
+    C_BAD_SHAPE = -3
+    C_BAD_ENTRY = -4
 
 OK = C_OK
 GAME_OVER = C_GAME_OVER
 BAD_DICE = C_BAD_DICE
+BAD_SHAPE = C_BAD_SHAPE
+BAD_ENTRY = C_BAD_ENTRY
 
 
 cdef rules_t as_rules(tuple codes) except *:
@@ -73,6 +78,15 @@ cdef inline int check_row(const int8_t* b, const int8_t* roll, const rules_t* r,
     if not (1 <= roll[0] <= 6 and 1 <= roll[1] <= 6):
         return C_BAD_DICE
     return check_scan(b, r, s, False)
+
+
+cdef inline int check_entries(const int8_t* b) noexcept nogil:
+    """BAD_ENTRY if an entry is outside -15..15 (which the status flags cannot be trusted to see)."""
+    cdef int k
+    cdef uint8_t outside = 0
+    for k in range(VIEW):
+        outside |= <uint8_t>(b[k] + 15) > 30
+    return C_BAD_ENTRY if outside else C_OK
 
 
 def status(const int8_t[:, ::1] views, tuple rules):
@@ -288,6 +302,160 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
         free(out)
         free(moves)
     return OK, -1, children, offsets, move_array
+
+
+cdef class Workspace:
+    """Reusable outputs of `generate` (one per thread): the results of a call are numpy views into
+    buffers it owns, overwritten by its next call. The buffers grow by doubling and are kept, so
+    repeated calls neither allocate nor touch fresh pages; they hold (26 + 8) bytes per result
+    and 8 per row of the largest call so far, at most twice over, plus one generator (~60 KB).
+    """
+
+    cdef gen_t g
+    cdef object _children, _moves, _offsets      # numpy arrays: the whole capacity
+    cdef int8_t* children_p
+    cdef int8_t* moves_p
+    cdef int64_t* offsets_p
+    cdef Py_ssize_t result_cap, row_cap
+
+    def __cinit__(self, Py_ssize_t results=4096, Py_ssize_t rows=256):
+        if gen_alloc(&self.g, 1024, 0) < 0:
+            raise MemoryError()
+        self.result_cap = self.row_cap = 0
+        self._grow_results(0, max(results, 1))
+        self._grow_rows(max(rows, 1))
+
+    def __dealloc__(self):
+        gen_free(&self.g)
+
+    cdef int _grow_results(self, Py_ssize_t keep, Py_ssize_t cap) except -1:
+        """Room for `cap` results, the first `keep` kept."""
+        children = np.empty((cap, VIEW), np.int8)
+        moves = np.empty((cap, MOVE_BYTES), np.int8)
+        cdef int8_t[:, ::1] c = children
+        cdef int8_t[:, ::1] m = moves
+        if keep:
+            memcpy(&c[0, 0], self.children_p, keep * VIEW)
+            memcpy(&m[0, 0], self.moves_p, keep * MOVE_BYTES)
+        self._children, self._moves = children, moves
+        self.children_p, self.moves_p = &c[0, 0], &m[0, 0]
+        self.result_cap = cap
+        return 0
+
+    cdef int _grow_rows(self, Py_ssize_t cap) except -1:
+        offsets = np.empty(cap, np.int64)
+        cdef int64_t[::1] o = offsets
+        self._offsets, self.offsets_p, self.row_cap = offsets, &o[0], cap
+        return 0
+
+    @property
+    def nbytes(self):
+        """Bytes held: the output buffers and the generator's."""
+        return (self.result_cap * (VIEW + MOVE_BYTES) + self.row_cap * 8
+                + self.g.cap * (VIEW + MOVE_BYTES + 1) + (self.g.table_mask + 1) * 8)
+
+    def generate(self, object views, object rolls, tuple rules):
+        """`generate` into this workspace: (code, bad row, children, offsets, moves), the arrays
+        views of its buffers (valid until its next call). Code BAD_SHAPE: views are not a
+        C-contiguous int8 (n, 26) buffer or rolls not (n, 2); BAD_ENTRY: an entry of row `bad
+        row` is outside -15..15."""
+        cdef Py_buffer vb, rb
+        cdef int code
+        if not int8_rows(views, &vb, VIEW):
+            return C_BAD_SHAPE, -1, None, None, None
+        if not int8_rows(rolls, &rb, 2):
+            PyBuffer_Release(&vb)
+            return C_BAD_SHAPE, -1, None, None, None
+        try:
+            if rb.shape[0] != vb.shape[0]:
+                return C_BAD_SHAPE, -1, None, None, None
+            return self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+        finally:
+            PyBuffer_Release(&vb)
+            PyBuffer_Release(&rb)
+
+    cdef tuple _generate(self, const int8_t* views, const int8_t* rolls, Py_ssize_t n, rules_t r):
+        cdef Py_ssize_t i = 0, total = 0, bad = -1, room
+        cdef int code = C_OK, got, own_cap
+        cdef int8_t* own_out
+        cdef int8_t* own_moves
+        cdef scan_t s
+        if n + 1 > self.row_cap:
+            self._grow_rows(max(n + 1, 2 * self.row_cap))
+        self.g.rules = r
+        self.g.store = True
+        self.g.want_sequences = False
+        self.offsets_p[0] = 0
+        while True:
+            own_out, own_moves, own_cap = self.g.out, self.g.moves, self.g.cap
+            with nogil:
+                while i < n:  # each row checked, then generated straight into the output
+                    code = check_entries(views + i * VIEW)
+                    if code == C_OK:
+                        code = check_row(views + i * VIEW, rolls + 2 * i, &r, &s)
+                    if code != C_OK:
+                        bad = i
+                        break
+                    room = self.result_cap - total
+                    self.g.cap = own_cap if room >= own_cap else <int>room
+                    self.g.out = self.children_p + total * VIEW
+                    self.g.moves = self.moves_p + total * MOVE_BYTES
+                    got = gen_moves_scanned(&self.g, views + i * VIEW, &s, rolls[2 * i], rolls[2 * i + 1])
+                    if got < 0:
+                        break
+                    total += got
+                    self.offsets_p[i + 1] = total
+                    i += 1
+                self.g.out, self.g.moves, self.g.cap = own_out, own_moves, own_cap
+            if code != C_OK or i == n:
+                break
+            if self.result_cap - total < own_cap:  # row i did not fit in the output: more room
+                self._grow_results(total, max(2 * self.result_cap, total + own_cap))
+            elif gen_grow(&self.g) < 0:  # nor in the generator: a larger one
+                raise MemoryError()
+        if code != C_OK:
+            return code, bad, None, None, None
+        return OK, -1, self._children[:total], self._offsets[:n + 1], self._moves[:total]
+
+
+cdef bint int8_rows(object array, Py_buffer* buf, Py_ssize_t width):
+    """Take a C-contiguous int8 (n, width) buffer of `array` into `buf` (to be released), or False."""
+    try:
+        PyObject_GetBuffer(array, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, ValueError, BufferError):
+        return False
+    if buf.ndim == 2 and buf.shape[1] == width and buf.itemsize == 1 and buf.format[0] == b"b" and buf.format[1] == 0:
+        return True
+    PyBuffer_Release(buf)
+    return False
+
+
+def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
+    """The bare kernel, for benchmarks: every row (valid, unfinished; dice 1..6) generated into one
+    reused generator, nothing checked or kept; the total number of results."""
+    cdef rules_t r = as_rules(rules)
+    cdef Py_ssize_t i, n = views.shape[0], total = 0
+    cdef int got
+    cdef gen_t g
+    if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
+        raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
+    if gen_init(&g, &r, 1024) < 0:
+        raise MemoryError()
+    with nogil:
+        i = 0
+        while i < n:
+            got = gen_moves(&g, &views[i, 0], rolls[i, 0], rolls[i, 1])
+            if got < 0:
+                if gen_grow(&g) < 0:
+                    total = -1
+                    break
+                continue
+            total += got
+            i += 1
+    gen_free(&g)
+    if total < 0:
+        raise MemoryError()
+    return total
 
 
 cdef object _owning(int8_t** data, Py_ssize_t rows, int width):

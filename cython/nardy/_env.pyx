@@ -7,13 +7,19 @@ its turn, larger first), the colour on roll, the starter, the plies played, the 
 chosen afterstate, scores and restarts the games that end, passes the turn, rolls, and
 generates every game's afterstates into one packed array: game i's are rows
 offsets[i]:offsets[i+1], in the move generator's order. A roll that cannot be played has one
-afterstate, the unchanged board.
+afterstate, the unchanged board. A game still running after `max_plies` plies is truncated
+(scored as nothing, restarted), so that no slot plays forever, even where neither side can move.
+A step may skip slots (their games do not move; Gymnasium's next-step autoreset uses it).
+Every method that touches the buffers holds the object's lock: one Games stepped from several
+threads is serialised, never corrupted.
 
 A slot draws from its generator exactly as `simulate` draws from a chunk's: the roll-off (ties
 roll again), two dice per turn (with opening="dice" the roll-off dice open), and `sample` draws
 a uniform afterstate index only when there is more than one. So slot i playing sampled actions
 plays the games of simulate's chunk i with policy "random", and playing action 0, "first".
 """
+
+import threading
 
 import numpy as np
 
@@ -42,6 +48,10 @@ cdef class Games:
     cdef rules_t rules
     cdef bint koks, opening_dice
     cdef readonly int n
+    cdef readonly int32_t max_plies
+    cdef int first_mover
+    cdef object lock
+    cdef const uint8_t* c_skip
     cdef int8_t start[26]
     cdef gen_t g
     cdef bitgen_t** rngs
@@ -49,7 +59,7 @@ cdef class Games:
     # the state, read (never written) by nardy.env
     cdef readonly object state, colors, starters, plies, last_roll
     # what the last step did: the afterstates played, rewards, ends
-    cdef readonly object chosen, rewards, terminated, winners, points, lengths
+    cdef readonly object chosen, rewards, terminated, truncated, winners, points, lengths
     # every slot's afterstates of its current turn: buffer[offsets[i]:offsets[i+1]]
     cdef readonly object offsets
     cdef object buffer
@@ -63,6 +73,7 @@ cdef class Games:
     cdef int8_t* c_chosen
     cdef double* c_rewards
     cdef uint8_t* c_term
+    cdef uint8_t* c_trunc
     cdef int8_t* c_winners
     cdef int8_t* c_points
     cdef int32_t* c_lengths
@@ -71,12 +82,17 @@ cdef class Games:
 
     def __cinit__(self):
         self.rngs = NULL
+        self.c_skip = NULL
         memset(&self.g, 0, sizeof(gen_t))
 
-    def __init__(self, int n, tuple rules, bint koks, bint opening_dice, const int8_t[::1] start, list generators):
-        if n < 1:
-            raise ValueError("n >= 1 games")
+    def __init__(self, int n, tuple rules, bint koks, bint opening_dice, const int8_t[::1] start, list generators,
+                 int32_t max_plies, int first_mover=-1):
+        if n < 1 or max_plies < 1:
+            raise ValueError("n >= 1 games, max_plies >= 1")
+        self.lock = threading.Lock()
         self.n = n
+        self.max_plies = max_plies
+        self.first_mover = first_mover
         self.rules.variant, self.rules.head_exception, self.rules.block_rule, self.rules.block_timing, \
             self.rules.last_roll_draw = rules
         self.koks = koks
@@ -95,6 +111,7 @@ cdef class Games:
         self.chosen = np.zeros((n, VIEW), np.int8)
         self.rewards = np.zeros(n, np.float64)
         self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
         self.winners = np.zeros(n, np.int8)
         self.points = np.zeros(n, np.int8)
         self.lengths = np.zeros(n, np.int32)
@@ -107,6 +124,7 @@ cdef class Games:
         self.c_chosen = _bytes(self.chosen)
         self.c_rewards = <double*>_bytes(self.rewards)
         self.c_term = <uint8_t*>_bytes(self.terminated)
+        self.c_trunc = <uint8_t*>_bytes(self.truncated)
         self.c_winners = _bytes(self.winners)
         self.c_points = _bytes(self.points)
         self.c_lengths = <int32_t*>_bytes(self.lengths)
@@ -125,9 +143,10 @@ cdef class Games:
         cdef int i
         if len(generators) != self.n:
             raise ValueError(f"{self.n} generators, got {len(generators)}")
-        for i in range(self.n):
-            self.rngs[i] = <bitgen_t*>PyCapsule_GetPointer(generators[i].capsule, "BitGenerator")
-        self.generators = list(generators)
+        with self.lock:
+            for i in range(self.n):
+                self.rngs[i] = <bitgen_t*>PyCapsule_GetPointer(generators[i].capsule, "BitGenerator")
+            self.generators = list(generators)
 
     @property
     def afterstates(self):
@@ -137,28 +156,37 @@ cdef class Games:
     def reset(self):
         """A new game in every slot: the roll-off, the first roll, its afterstates."""
         cdef int i
-        with nogil:
-            for i in range(self.n):
-                self._new_game(i)
-                self.c_term[i] = 0
-                self.c_rewards[i] = 0
-        self._generate(False)
+        with self.lock:
+            with nogil:
+                for i in range(self.n):
+                    self._new_game(i)
+                    self.c_term[i] = 0
+                    self.c_trunc[i] = 0
+                    self.c_rewards[i] = 0
+            self._generate(False)
 
-    def step(self, const int64_t[::1] actions):
-        """Play afterstate actions[i] in every slot i; -1, or the first slot whose action is out of
-        range (then nothing has changed)."""
+    def step(self, const int64_t[::1] actions, const uint8_t[::1] skip=None):
+        """Play afterstate actions[i] in every slot i (but those where skip[i] is set, whose games
+        stay as they are); -1, or the first slot whose action is out of range (then nothing has
+        changed)."""
         cdef int i
         cdef int64_t a
-        if actions.shape[0] != self.n:
-            raise ValueError(f"{self.n} actions, got {actions.shape[0]}")
-        for i in range(self.n):
-            a = actions[i]
-            if a < 0 or a >= self.c_offsets[i + 1] - self.c_offsets[i]:
-                return i
-        with nogil:
+        if actions.shape[0] != self.n or (skip is not None and skip.shape[0] != self.n):
+            raise ValueError(f"{self.n} actions and skips, got {actions.shape[0]}")
+        with self.lock:
             for i in range(self.n):
-                memcpy(self.c_chosen + i * VIEW, self.c_buffer + (self.c_offsets[i] + actions[i]) * VIEW, VIEW)
-        self._generate(True)
+                a = actions[i]
+                if (skip is None or not skip[i]) and (a < 0 or a >= self.c_offsets[i + 1] - self.c_offsets[i]):
+                    return i
+            with nogil:
+                for i in range(self.n):
+                    if skip is None or not skip[i]:
+                        memcpy(self.c_chosen + i * VIEW, self.c_buffer + (self.c_offsets[i] + actions[i]) * VIEW, VIEW)
+            self.c_skip = NULL if skip is None else &skip[0]
+            try:
+                self._generate(True)
+            finally:
+                self.c_skip = NULL
         return -1
 
     def observation_features(self):
@@ -166,16 +194,18 @@ cdef class Games:
         out = np.empty((self.n, FEATURES + DICE_UNITS), np.float32)
         cdef float[:, ::1] o = out
         cdef int i
-        with nogil:
-            for i in range(self.n):
-                encode_row(self.c_state + i * ROW, self.rules.variant, True, &o[i, 0])
-                encode_dice(self.c_state[i * ROW + VIEW], self.c_state[i * ROW + VIEW + 1], &o[i, FEATURES])
+        with self.lock:
+            with nogil:
+                for i in range(self.n):
+                    encode_row(self.c_state + i * ROW, self.rules.variant, True, &o[i, 0])
+                    encode_dice(self.c_state[i * ROW + VIEW], self.c_state[i * ROW + VIEW + 1], &o[i, FEATURES])
         return out
 
     def afterstate_features(self, out=None):
         """(total, 198) float32: every afterstate encoded from the side that moves, the other on roll
         (into `out`, a C-contiguous float32 (total, 198) array, if given)."""
-        return encode(self.buffer[:self.total], self.rules.variant, False, None, out)
+        with self.lock:
+            return encode(self.buffer[:self.total], self.rules.variant, False, None, out)
 
     def argmax(self, const double[::1] values):
         """Per slot, the index of its afterstate with the highest value (the first on ties)."""
@@ -183,15 +213,16 @@ cdef class Games:
         cdef int64_t[::1] o = out
         cdef int i
         cdef int64_t k, best
-        if values.shape[0] != self.total:
-            raise ValueError(f"{self.total} values, got {values.shape[0]}")
-        with nogil:
-            for i in range(self.n):
-                best = self.c_offsets[i]
-                for k in range(best + 1, self.c_offsets[i + 1]):
-                    if values[k] > values[best]:
-                        best = k
-                o[i] = best - self.c_offsets[i]
+        with self.lock:
+            if values.shape[0] != self.total:
+                raise ValueError(f"{self.total} values, got {values.shape[0]}")
+            with nogil:
+                for i in range(self.n):
+                    best = self.c_offsets[i]
+                    for k in range(best + 1, self.c_offsets[i + 1]):
+                        if values[k] > values[best]:
+                            best = k
+                    o[i] = best - self.c_offsets[i]
         return out
 
     def sample(self):
@@ -201,23 +232,28 @@ cdef class Games:
         cdef int64_t[::1] o = out
         cdef int i
         cdef int64_t count
-        with nogil:
-            for i in range(self.n):
-                count = self.c_offsets[i + 1] - self.c_offsets[i]
-                if count > 1:
-                    o[i] = below(self.rngs[i], <uint32_t>count)
+        with self.lock:
+            with nogil:
+                for i in range(self.n):
+                    count = self.c_offsets[i + 1] - self.c_offsets[i]
+                    if count > 1:
+                        o[i] = below(self.rngs[i], <uint32_t>count)
         return out
 
     cdef void _new_game(self, int i) noexcept nogil:
-        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6)."""
+        """Slot i starts a new game: the roll-off decides the starter, which rolls (RULES.md 6);
+        from a given start (first_mover 0 or 1), that colour is on roll and rolls at once."""
         cdef bitgen_t* rng = self.rngs[i]
         cdef int8_t* row = self.c_state + i * ROW
-        cdef int a, b, d1, d2
-        self.c_starters[i] = self.c_colors[i] = roll_off(rng, &a, &b)
+        cdef int a = 0, b = 0, d1, d2
+        if self.first_mover < 0:
+            self.c_starters[i] = self.c_colors[i] = roll_off(rng, &a, &b)
+        else:
+            self.c_starters[i] = self.c_colors[i] = self.first_mover
         self.c_plies[i] = 0
         self.c_last[i] = 0
         memcpy(row, self.start, VIEW)
-        if self.opening_dice:
+        if self.opening_dice and a != 0:
             d1, d2 = a, b
         else:
             d1 = roll(rng)
@@ -239,7 +275,8 @@ cdef class Games:
         self.c_points[i] = kind
         self.c_rewards[i] = 0 if winner < 0 else (kind if winner == mover else -kind)
         self.c_term[i] = winner != PLAYING
-        if winner != PLAYING:
+        self.c_trunc[i] = winner == PLAYING and self.c_plies[i] >= self.max_plies
+        if self.c_term[i] or self.c_trunc[i]:
             self.c_lengths[i] = self.c_plies[i]
             self._new_game(i)
             return
@@ -280,7 +317,11 @@ cdef class Games:
                 got = self.g.n
             else:
                 if advance:
-                    self._advance(i)
+                    if self.c_skip != NULL and self.c_skip[i]:
+                        self.c_term[i] = self.c_trunc[i] = 0
+                        self.c_rewards[i] = 0
+                    else:
+                        self._advance(i)
                 got = gen_moves(&self.g, row, row[VIEW], row[VIEW + 1])
                 while got < 0:
                     if gen_grow(&self.g) < 0:

@@ -21,6 +21,7 @@ cdef struct gen_t:
     bint dedupe           # results may repeat: look each one up before recording it
     bint store            # write result boards and moves (else only count them)
     bint want_sequences   # also record every step sequence
+    bint skip_moves       # store result boards only, not their moves (self-play never reads them)
     # the position while a turn is walked
     int8_t b[26]
     uint32_t mover        # bit p-1: the mover holds point p
@@ -28,7 +29,7 @@ cdef struct gen_t:
     int on_board          # mover's checkers not borne off
     int heads             # checkers taken from the head so far
     int first_die         # die of the first step (larger-die rule)
-    int8_t path[8]        # (from, to) of the steps so far
+    uint64_t path         # (from, to) of the steps so far, step k in bytes 2k, 2k+1 (a register's word)
     uint32_t played[26]   # non-doubles: bit x-1 of played[y] = "x/hi and y/lo" (two checkers) recorded
     uint8_t chained[26]   # non-doubles: one checker from s by both dice recorded, per intermediate hit (bits)
     # results: at most `cap`; each reached by `best` steps

@@ -74,7 +74,7 @@ cdef int gen_init(gen_t* g, const rules_t* rules, int cap) noexcept nogil:
 cdef int gen_grow(gen_t* g) noexcept nogil:
     """Four times the room, the same rules and settings; 0, or -1 without memory (g is then empty)."""
     cdef rules_t rules = g.rules
-    cdef bint store = g.store, want_sequences = g.want_sequences
+    cdef bint store = g.store, want_sequences = g.want_sequences, skip_moves = g.skip_moves
     cdef int cap = 4 * g.cap, seq_cap = 4 * g.seq_cap
     gen_free(g)
     if gen_alloc(g, cap, seq_cap) < 0:
@@ -82,6 +82,7 @@ cdef int gen_grow(gen_t* g) noexcept nogil:
     g.rules = rules
     g.store = store
     g.want_sequences = want_sequences
+    g.skip_moves = skip_moves
     return 0
 
 
@@ -106,10 +107,14 @@ cdef inline void clear_results(gen_t* g) noexcept nogil:
         g.stamp = 1
 
 
-cdef inline void put_move(int8_t* out, const int8_t* path, int depth) noexcept nogil:
+cdef inline uint64_t with_step(uint64_t path, int depth, int src, int dst) noexcept nogil:
+    """`path` with step `depth` (0-based) set to src -> dst, the steps after it dropped."""
+    return (path & ((<uint64_t>1 << (16 * depth)) - 1)) | (<uint64_t>(<uint8_t>src | (<uint8_t>dst << 8)) << (16 * depth))
+
+
+cdef inline void put_move(int8_t* out, uint64_t path, int depth) noexcept nogil:
     """The first `depth` steps of `path`, -1 padded to MOVE_BYTES."""
-    cdef uint64_t w
-    memcpy(&w, path, MOVE_BYTES)
+    cdef uint64_t w = path
     if depth < 4:
         w |= ~<uint64_t>0 << (16 * depth)
     memcpy(out, &w, MOVE_BYTES)
@@ -141,7 +146,8 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
         g.n += 1
         if g.store or g.dedupe:  # de-duplication compares stored boards
             memcpy(g.out + idx * VIEW, g.b, VIEW)
-            put_move(g.moves + idx * MOVE_BYTES, g.path, depth)
+            if not g.skip_moves:
+                put_move(g.moves + idx * MOVE_BYTES, g.path, depth)
         g.larger[idx] = with_larger
         if g.dedupe:
             g.stamps[slot] = g.stamp
@@ -179,9 +185,8 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
             hit = o[dst] == -1  # a blot hit: -1 becomes 1
             o[dst] += 1 + hit
             o[0] -= hit
-        g.path[2 * depth - 2] = src
-        g.path[2 * depth - 1] = dst
-        put_move(g.moves + g.n * MOVE_BYTES, g.path, depth)
+        if not g.skip_moves:
+            put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
     g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
     g.n += 1
     return 0
@@ -238,8 +243,7 @@ cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcep
     u.dst = dst
     if src == HEAD and g.rules.variant == LONG:
         g.heads += 1
-    g.path[2 * depth] = src
-    g.path[2 * depth + 1] = dst
+    g.path = with_step(g.path, depth, src, dst)
 
 
 cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:

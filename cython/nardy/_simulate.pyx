@@ -6,9 +6,10 @@ from the generator's capsule), so a chunk's games depend only on that generator'
 
 import numpy as np
 
+from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
+from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy
 
 from nardy._bearoff cimport STATES, best_result, home_index
@@ -38,7 +39,7 @@ cdef struct outcome_t:
 
 
 cdef struct trace_t:
-    int8_t* data
+    int8_t* data      # PyMem_Raw memory (seen by tracemalloc), handed to numpy at the end
     int64_t n
     int64_t cap
     int failed
@@ -97,8 +98,8 @@ cdef inline int race_play(gen_t* g, int n, const double* bearoff) noexcept nogil
 cdef inline int trace_ply(trace_t* t, const int8_t* board, int d1, int d2, int mover) noexcept nogil:
     cdef void* grown
     if t.n == t.cap:
-        t.cap = 2 * t.cap + 4096
-        grown = realloc(t.data, t.cap * TRACE_BYTES)
+        t.cap = t.cap + t.cap // 8 + 4096  # an eighth more: little room to spare at the end (realloc is cheap)
+        grown = PyMem_RawRealloc(t.data, t.cap * TRACE_BYTES)
         if grown == NULL:
             t.failed = 1
             return -1
@@ -195,6 +196,7 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     trace.n = trace.cap = trace.failed = 0
     if gen_init(&g, &r, cap) < 0:
         raise MemoryError()
+    g.skip_moves = True  # only the chosen result's board is read
     try:
         with bit_generator.lock, nogil:
             i = 0
@@ -212,20 +214,28 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
         out = {"winner": winner, "kind": kind, "plies": plies, "starter": starter, "final_pips": final_pips,
                "final": final}
         if record:
-            data = np.empty((trace.n, TRACE_BYTES), np.int8)
-            if trace.n:
-                memcpy(_address(data), trace.data, trace.n * TRACE_BYTES)
-            out["trace"] = data
+            out["trace"] = _trace_array(&trace)
             out["trace_offsets"] = trace_offsets
         return out
     finally:
         gen_free(&g)
-        free(trace.data)
+        PyMem_RawFree(trace.data)
 
 
-cdef void* _address(object array) except NULL:
-    cdef int8_t[:, ::1] view = array
-    return &view[0, 0]
+cdef object _trace_array(trace_t* t):
+    """The trace as an int8 (n, TRACE_BYTES) array that takes over its buffer (shrunk to fit, not copied)."""
+    cdef cvarray wrapper
+    cdef void* shrunk
+    if t.n == 0:
+        return np.empty((0, TRACE_BYTES), np.int8)
+    shrunk = PyMem_RawRealloc(t.data, t.n * TRACE_BYTES)
+    if shrunk != NULL:
+        t.data = <int8_t*>shrunk
+    wrapper = cvarray(shape=(t.n, TRACE_BYTES), itemsize=1, format="b", mode="c", allocate_buffer=False)
+    wrapper.data = <char*>t.data
+    wrapper.callback_free_data = PyMem_RawFree
+    t.data = NULL
+    return np.asarray(wrapper)
 
 
 def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tuple rules, const double[::1] bearoff):
@@ -247,6 +257,7 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
     cdef double[:, ::1] o = out
     if gen_init(&g, &r, 512) < 0:
         raise MemoryError()
+    g.skip_moves = True
     try:
         with bit_generator.lock, nogil:
             for row in range(n):

@@ -13,15 +13,23 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine, reference
-from .errors import InvalidDiceError, InvalidPositionError
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .rules import CHECKERS, Rules, Variant
 
 Boards = npt.NDArray[np.int8]
 
 
+def _array(values: Any, what: str, error: type[Exception]) -> npt.NDArray[Any]:
+    """`np.asarray(values)`, with numpy's own refusals (ragged rows, huge ints) as `error`."""
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise error(f"{what} must be a rectangular array of integers: {exc}") from None
+
+
 def as_boards(views: Any) -> Boards:
     """(n, 26) C-contiguous int8, or `InvalidPositionError` naming what is wrong (nothing truncated)."""
-    array = np.asarray(views)
+    array = _array(views, "boards", InvalidPositionError)
     if array.ndim == 1 and array.shape[0] == 26:
         array = array.reshape(1, 26)
     if array.ndim != 2 or array.shape[1] != 26:
@@ -29,14 +37,15 @@ def as_boards(views: Any) -> Boards:
     if not np.issubdtype(array.dtype, np.integer):
         raise InvalidPositionError(f"boards must hold integers, got dtype {array.dtype}")
     if array.size and (array.min() < -CHECKERS or array.max() > CHECKERS):
-        row = int(np.nonzero((np.abs(array.astype(np.int64)) > CHECKERS).any(axis=1))[0][0])
+        # compared in the array's own type: no conversion that could wrap (uint64, int64 extremes)
+        row = int(np.nonzero(((array < -CHECKERS) | (array > CHECKERS)).any(axis=1))[0][0])
         raise InvalidPositionError(f"row {row}: an entry is outside -15..15: {array[row].tolist()}")
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
 def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     """(n, 2) C-contiguous int8 dice in 1..6, or `InvalidDiceError`."""
-    array = np.asarray(rolls)
+    array = _array(rolls, "rolls", InvalidDiceError)
     if array.shape != (n, 2):
         raise InvalidDiceError(f"rolls must have shape ({n}, 2), got {array.shape}")
     if not np.issubdtype(array.dtype, np.integer):
@@ -48,8 +57,34 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
+SMALL = 64  # rows: below this, `generate` without `out` works in this thread's workspace and copies
+
+
+class Workspace:
+    """Reusable outputs for `generate(..., out=workspace)`: one per thread, kept between calls.
+
+    The arrays a call returns are views into buffers the workspace owns, valid until its next
+    call (copy what you keep). The buffers grow by doubling and are never shrunk: they hold
+    (26 + 8) bytes per result and 8 bytes per row of the largest call so far, at most twice
+    over (`nbytes`), so repeated calls allocate nothing and touch no fresh pages.
+    """
+
+    __slots__ = ("_core",)
+
+    def __init__(self) -> None:
+        if engine._core is None:
+            raise InvalidArgumentError("a Workspace needs the compiled core (NARDY_PURE_PYTHON=1 disables it)")
+        self._core = engine._core.Workspace()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the workspace holds."""
+        return int(self._core.nbytes)
+
+
 def generate(
-    views: Any, rolls: Any, rules: Rules, *, backend: str | None = None
+    views: Any, rolls: Any, rules: Rules | Variant | str, *, backend: str | None = None,
+    out: Workspace | None = None
 ) -> tuple[Boards, npt.NDArray[np.int64], npt.NDArray[np.int8]]:
     """The distinct results of every (board, roll) row.
 
@@ -63,15 +98,35 @@ def generate(
     moves : ndarray of shape (m, 8), int8
         One step sequence per result: (from, to) pairs, -1 padded; 25 = bar, 0 = off.
 
+    With ``out=`` a `Workspace`, the arrays are views into its buffers, overwritten by its next
+    call: the fastest way to generate again and again. Without it they are the caller's own.
+
     Raises
     ------
     InvalidPositionError, InvalidDiceError, GameOverError (naming the first bad row).
     """
+    rules = Rules.of(rules)
+    if (backend is None or backend == "cython") and engine._core is not None:
+        # the lean path: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
+        # checks every row; any problem is then reported by the full checks below, as before
+        if out is not None:
+            code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
+            if code == 0:
+                return children, offsets, moves
+        elif type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
+            code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
+            if code == 0:
+                return children.copy(), offsets.copy(), moves.copy()
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
     if engine.backend_of(backend) == "python":
+        if out is not None:
+            raise InvalidArgumentError("out= needs the compiled core, not backend='python'")
         return _generate_reference(boards, dice, rules)
-    code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
+    if out is not None:
+        code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
+    else:
+        code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
     if code:
         engine.raise_for_code(code, boards[bad].tolist(), dice[bad].tolist(), row=bad)
     return children, offsets, moves
@@ -95,17 +150,19 @@ def _generate_reference(boards: Boards, dice: npt.NDArray[np.int8], rules: Rules
             np.array(moves, np.int8).reshape(-1, 8))
 
 
-def pips(views: Any, variant: Variant, *, backend: str | None = None) -> npt.NDArray[np.int32]:
+def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int32]:
     """(n, 2) int32: each row's (mover's, opponent's) pip count."""
     boards = as_boards(views)
+    variant = Variant.parse(variant)
     if engine.backend_of(backend) == "python":
         return np.array([reference.pips(b, variant) for b in boards.tolist()], np.int32).reshape(-1, 2)
     return engine._core.pips(boards, 0 if variant is Variant.LONG else 1)
 
 
-def illegal_blocks(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
+def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
     """(n,) uint8: bit 0 set when the mover holds an illegal six-block, bit 1 when the opponent does."""
     boards = as_boards(views)
+    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
         return np.array(
             [reference.illegal_block(b, rules, 1) | reference.illegal_block(b, rules, -1) << 1 for b in boards.tolist()],
@@ -114,17 +171,19 @@ def illegal_blocks(views: Any, rules: Rules, *, backend: str | None = None) -> n
     return engine._core.blocks(boards, engine.core_rules(rules))
 
 
-def status(views: Any, rules: Rules, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
+def status(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
     """(n,) uint32: each row's `nardy.Status` flags (0 = valid)."""
     boards = as_boards(views)
+    rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
         return np.array([reference.status(b, rules) for b in boards.tolist()], np.uint32)
     return engine._core.status(boards, engine.core_rules(rules))
 
 
-def flip(views: Any, variant: Variant, *, backend: str | None = None) -> Boards:
+def flip(views: Any, variant: Variant | str, *, backend: str | None = None) -> Boards:
     """(n, 26) int8: each row seen by the other side (the turn passed)."""
     boards = as_boards(views)
+    variant = Variant.parse(variant)
     if engine.backend_of(backend) == "python":
         return np.array([reference.flip(b, variant) for b in boards.tolist()], np.int8).reshape(-1, 26)
     return engine._core.flip(boards, 0 if variant is Variant.LONG else 1)

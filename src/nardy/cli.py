@@ -235,10 +235,62 @@ def _batch_lines(lines: Sequence[bytes | str], rules: Rules) -> list[str]:
     return answers
 
 
-def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
-    from . import matfile
+MATCH_SUFFIXES = (".mat", ".sgf")
 
-    record = matfile.load(args.file)
+
+def _load_match(path: str, strict: bool = True) -> Any:
+    """A match file by its suffix: `.sgf` is GNU Backgammon's SGF, anything else `.mat` text."""
+    from . import matfile, sgf
+
+    return (sgf if path.lower().endswith(".sgf") else matfile).load(path, strict=strict)
+
+
+def _match_paths(arguments: Sequence[str]) -> list[str]:
+    """Files named, the .mat and .sgf files under folders named, and what quoted globs match."""
+    import glob
+    import os
+
+    paths: list[str] = []
+    for argument in arguments:
+        if os.path.isdir(argument):
+            for folder, _, names in sorted(os.walk(argument)):
+                paths += [os.path.join(folder, n) for n in sorted(names) if n.lower().endswith(MATCH_SUFFIXES)]
+        elif not os.path.exists(argument) and glob.has_magic(argument):
+            paths += sorted(glob.glob(argument, recursive=True))
+        else:
+            paths.append(argument)
+    return paths
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
+    import glob
+    import os
+
+    strict = not args.lenient
+    one = args.files[0]
+    if len(args.files) == 1 and (os.path.isfile(one) or not (os.path.isdir(one) or glob.has_magic(one))):
+        _replay_one(args, _load_match(args.files[0], strict), out)
+        return
+    paths = _match_paths(args.files)
+    failed = 0
+    for path in paths:
+        try:
+            record = _load_match(path, strict)
+        except (NardyError, OSError) as exc:
+            failed += 1
+            print(f"{path}: error: {exc}", file=out)
+            continue
+        match = record.match
+        moves = sum(kind == "move" for game in match.games for _, kind, _ in game.history())
+        names = dict(zip((Color.WHITE, Color.BLACK), record.players))
+        score = f"{names[Color.WHITE]} {match.score[Color.WHITE]}, {names[Color.BLACK]} {match.score[Color.BLACK]}"
+        warned = f", {len(record.warnings)} warning(s): " + "; ".join(map(str, record.warnings)) if record.warnings else ""
+        print(f"{path}: {len(match.games)} game(s), {moves} moves, score {score}{warned}", file=out)
+    if failed or not paths:
+        raise NardyError(f"{failed} of {len(paths)} files could not be read" if paths else "no match files found")
+
+
+def _replay_one(args: argparse.Namespace, record: Any, out: TextIO) -> None:
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
     width = max(map(len, record.players))
     match = record.match
@@ -277,6 +329,19 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
     score = ", ".join(f"{names[c]} {match.score[c]}" for c in (Color.WHITE, Color.BLACK))
     won = f"; {names[match.winner]} wins the match" if match.winner is not None else ""
     print(f"\n{len(match.games)} game(s), every move checked. Score: {score}{won}", file=out)
+    for warning in record.warnings:
+        print(f"warning: {warning}", file=out)
+
+
+def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
+    from . import matfile, sgf
+
+    for path in (args.source, args.target):
+        if not path.lower().endswith(MATCH_SUFFIXES):
+            raise InvalidNotationError(f"{path!r}: a match file ends in .mat or .sgf")
+    record = _load_match(args.source, not args.lenient)
+    (sgf if args.target.lower().endswith(".sgf") else matfile).dump(record, args.target)
+    print(f"{args.target}: {len(record.games)} game(s) written", file=out)
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
@@ -664,10 +729,20 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     convert.set_defaults(run=cmd_convert)
 
-    replay = commands.add_parser("replay", help="read a .mat match file, check every move and print the match")
-    replay.add_argument("file", help="the .mat file (Jellyfish / GNU Backgammon text; LongNardy variation for long nardy)")
-    replay.add_argument("--boards", action="store_true", help="print each game's final board")
+    replay = commands.add_parser("replay", help="read match files, check every move and print the match "
+                                                "(several files or folders: one summary line each)")
+    replay.add_argument("files", nargs="+", metavar="FILE",
+                        help=".mat (Jellyfish / GNU Backgammon text) or .sgf files, folders of them, or quoted globs")
+    replay.add_argument("--boards", action="store_true", help="print each game's final board (one file)")
+    replay.add_argument("--lenient", action="store_true",
+                        help="read archives: mid-match starts, forced moves left out, server noise, forfeits (warned)")
     replay.set_defaults(run=cmd_replay)
+
+    convert_match = commands.add_parser("convert-match", help="convert a match file between .mat and .sgf")
+    convert_match.add_argument("source", help="the .mat or .sgf file to read")
+    convert_match.add_argument("target", help="the .mat or .sgf file to write")
+    convert_match.add_argument("--lenient", action="store_true", help="read the source as replay --lenient does")
+    convert_match.set_defaults(run=cmd_convert_match)
 
     race = commands.add_parser("race", help="race odds: pips, expected turns, win and gammon/mars chances")
     common(race, backend=False)

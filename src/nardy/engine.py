@@ -45,6 +45,7 @@ _TIMING = {"step": 0, "end": 1}
 _local = threading.local()
 _CODES: dict[Rules, tuple[int, int, int, int, int]] = {}
 _PACKING = struct.Struct("26b")
+_last_codes: tuple[Any, Any] = (None, None)  # the last rules asked for and their codes
 
 
 def backend_of(backend: str | None) -> str:
@@ -60,6 +61,9 @@ def backend_of(backend: str | None) -> str:
 
 def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
     """The rules as the core's small ints: variant, head exception, block rule, timing, last-roll draw."""
+    last = _last_codes
+    if last[0] is rules:  # the common case, without hashing the rules
+        return last[1]
     codes = _CODES.get(rules)
     if codes is None:
         if rules.variant is Variant.SHORT:
@@ -68,7 +72,13 @@ def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
             codes = (0, _HEAD[rules.head_exception], _BLOCK[rules.block_rule], _TIMING[rules.block_timing],
                      int(rules.last_roll_draw))
         _CODES[rules] = codes
+    _remember(rules, codes)
     return codes
+
+
+def _remember(rules: Rules, codes: tuple[int, int, int, int, int]) -> None:
+    global _last_codes
+    _last_codes = (rules, codes)
 
 
 def generator() -> Any:
@@ -77,6 +87,14 @@ def generator() -> Any:
     if g is None:
         g = _local.generator = _core.Generator()
     return g
+
+
+def workspace() -> Any:
+    """This thread's reusable batch workspace (`nardy.batch.generate`'s small calls)."""
+    w = getattr(_local, "workspace", None)
+    if w is None:
+        w = _local.workspace = _core.Workspace()
+    return w
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -115,7 +133,7 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
         if type(d1) is not int or type(d2) is not int:
             d1, d2 = check_dice(dice)
         code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         check_dice(dice)  # names what is wrong with the dice
         raise
     if code:

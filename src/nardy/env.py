@@ -10,6 +10,18 @@ that end, starts a new game in their slots (autoreset in the same step, Gymnasiu
 mode), passes the turn, rolls the next mover's dice and generates every slot's afterstates,
 all in the compiled core without the GIL.
 
+With `start=` (a Position), every game of every slot is played on from that position, its
+side on roll rolling at once (a rollout, as `simulate(start=)` plays them).
+
+No game runs forever: one still going after `max_plies` plies (default 10,000; random games
+last 40 to 400) is truncated, Gymnasium's `truncated`, scored as nothing and restarted.
+Some positions are never left (short nardy: both sides on the bar against closed boards), and
+there the limit is what ends the game.
+
+Threads: an environment is stepped by one thread at a time. Calls from several threads are
+serialised by a lock (each step is whole, and memory is never corrupted), so sharing one only
+costs waiting; give each thread its own environment to run in parallel.
+
 Rewards are the view of the side that moved: +points when its move won the game, -points when
 the game ended against it (long nardy with last_roll_draw: the last roll failed to draw), 0
 otherwise and for a draw; the other side's reward is the negative (zero-sum). Points are the
@@ -28,13 +40,16 @@ those of policy "first").
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import InvalidArgumentError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -42,6 +57,8 @@ from .status import Status, describe
 OBSERVATIONS = ("board", "features")
 BOARD_FEATURES = 198
 OBSERVATION_FEATURES = 210
+MAX_PLIES = 10_000
+GAME_BYTES = 2048  # what one game slot holds: its state, generator and first afterstate rows (about)
 
 
 def encode(
@@ -127,7 +144,8 @@ class VectorEnv:
     """
 
     def __init__(
-        self, rules: Rules | Variant | str, num_envs: int, *, seed: int | None = None, observation: str = "board",
+        self, rules: Rules | Variant | str, num_envs: int, *, seed: int | Sequence[int] | None = None,
+        observation: str = "board", max_plies: int = MAX_PLIES, start: Position | None = None,
     ) -> None:
         from . import _env
 
@@ -136,13 +154,21 @@ class VectorEnv:
             raise InvalidArgumentError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
         if observation not in OBSERVATIONS:
             raise InvalidArgumentError(f"unknown observation {observation!r}; choose 'board' or 'features'")
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or not 1 <= max_plies < 2**31:
+            raise InvalidArgumentError(f"max_plies must be a whole number 1..{2**31 - 1}, got {max_plies!r}")
+        _check_memory(num_envs)
         self.num_envs = num_envs
         self.observation = observation
-        self.seed = _seed(seed)
-        start = np.frombuffer(Position.start(self.rules.variant).to_bytes(), np.int8)
+        self.max_plies = max_plies
+        self.seed = self._seeds(seed)
+        self._lock = threading.Lock()
+        first_mover, view = self._start(start)
         koks = self.rules.variant is Variant.LONG and self.rules.koks
-        self._games = _env.Games(num_envs, engine.core_rules(self.rules), koks, self.rules.opening == "dice", start,
-                                 self._generators(self.seed))
+        try:
+            self._games = _env.Games(num_envs, engine.core_rules(self.rules), koks, self.rules.opening == "dice",
+                                     view, self._generators(self.seed), max_plies, first_mover)
+        except MemoryError as exc:
+            raise InvalidArgumentError(_memory_message(num_envs, "could not be allocated")) from exc
         self._started = False
 
     @property
@@ -153,37 +179,72 @@ class VectorEnv:
     def observation_shape(self) -> tuple[int, ...]:
         return (28,) if self.observation == "board" else (OBSERVATION_FEATURES,)
 
-    def _generators(self, seed: int) -> list[np.random.PCG64]:
+    def _start(self, start: Position | None) -> tuple[int, npt.NDArray[np.int8]]:
+        """(first mover, its view): -1 and the start position for new games with a roll-off."""
+        if start is None:
+            return -1, np.frombuffer(Position.start(self.rules.variant).to_bytes(), np.int8)
+        if not isinstance(start, Position) or start.variant is not self.rules.variant:
+            raise InvalidArgumentError(f"start must be a {self.rules.variant.value} nardy Position, got {start!r}")
+        start.validate(self.rules)
+        if start.is_game_over():
+            raise GameOverError(f"the game is over in the start position {start!r}")
+        return int(start.turn), np.frombuffer(start.to_bytes(), np.int8)
+
+    def _seeds(self, seed: int | Sequence[int] | None) -> int | tuple[int, ...]:
+        """One seed for all slots, or one per slot (a list, as Gymnasium's vector envs take)."""
+        if seed is None or isinstance(seed, (int, np.integer)):
+            return _seed(seed)
+        if isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence) or len(seed) != self.num_envs:
+            raise InvalidArgumentError(f"seed must be a whole number >= 0 or a list of {self.num_envs} of them, "
+                                       f"got {seed!r}")
+        return tuple(_seed(s) for s in seed)
+
+    def _generators(self, seed: int | tuple[int, ...]) -> list[np.random.PCG64]:
+        if isinstance(seed, tuple):  # slot i plays the games of a one-game environment seeded seed[i]
+            return [np.random.PCG64(np.random.SeedSequence(s, spawn_key=(0,))) for s in seed]
         return [np.random.PCG64(s) for s in np.random.SeedSequence(seed).spawn(self.num_envs)]
 
     # the Gymnasium-style interface -------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
         """A new game in every slot; (observations, info). With `seed`, every slot is re-seeded
-        first; without, the slots' streams go on from where they are."""
+        first: one whole number for all (slot i draws from `SeedSequence(seed).spawn(n)[i]`), or
+        a list of one per slot (slot i then plays the games of a one-game environment seeded
+        `seed[i]`); without, the slots' streams go on from where they are."""
         if options:
             raise InvalidArgumentError(f"reset takes no options, got {options!r}")
-        if seed is not None:
-            self.seed = _seed(seed)
-            self._games.seed(self._generators(self.seed))
-        self._games.reset()
-        self._started = True
-        return self._observations(), {}
+        seeds = None if seed is None else self._seeds(seed)
+        with self._lock:
+            if seeds is not None:
+                self.seed = seeds
+                self._games.seed(self._generators(seeds))
+            self._games.reset()
+            self._started = True
+            return self._observations(), {}
 
     def step(self, actions: npt.ArrayLike) -> tuple[Any, npt.NDArray[np.float64], npt.NDArray[np.bool_],
                                                     npt.NDArray[np.bool_], dict[str, Any]]:
         """Play afterstate `actions[i]` in every slot i.
 
         Returns (observations, rewards, terminated, truncated, info). A slot whose game ended
-        has terminated=True and already holds a new game (its observation is the new game's).
-        Then info has, each with a "_key" mask (= terminated): "final_obs", the ended game's
-        last afterstate as an observation (no dice; in "features" encoded as an afterstate, the
-        other side on roll), "winner", the winning colour (0 White, 1 Black, -1 a draw),
-        "points", the game's points, and "plies", its length. info["afterstate"] is every
-        slot's played afterstate. truncated is always False: games always end.
+        has terminated=True, or truncated=True when it reached `max_plies` unfinished, and
+        already holds a new game (its observation is the new game's). Then info has, each with
+        a "_key" mask (= terminated | truncated): "final_obs", the ended game's last afterstate
+        as an observation (dice 0 0: no roll; in "features" encoded as an afterstate, the other
+        side on roll), "winner", the winning colour (0 White, 1 Black, -1 a draw, -2 none:
+        truncated), "points", the game's points, and "plies", its length. info["afterstate"]
+        is every slot's played afterstate.
 
         Raises `InvalidArgumentError` for actions of the wrong shape or type, or naming the
         first game whose action is not the index of one of its afterstates.
         """
+        with self._lock:
+            return self._step(actions, None)
+
+    def _step(self, actions: npt.ArrayLike, skip: npt.NDArray[np.bool_] | None) -> tuple[
+            Any, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+        """`step`, leaving the slots where `skip` is set as they are (their actions are not read)."""
         if not self._started:
             raise InvalidArgumentError("call reset() before step()")
         array = np.asarray(actions)
@@ -196,29 +257,30 @@ class VectorEnv:
             if array.dtype.kind == "u" and array.size and array.max() > np.iinfo(np.int64).max:
                 raise InvalidArgumentError(f"action {array.max()} is out of range")
             array = array.astype(np.int64)
-        bad = self._games.step(np.ascontiguousarray(array))
+        bad = self._games.step(np.ascontiguousarray(array), None if skip is None else skip.view(np.uint8))
         if bad >= 0:
             raise InvalidArgumentError(
                 f"game {bad}: action {int(array[bad])} is not one of its {int(self.counts[bad])} afterstates "
                 f"(0..{int(self.counts[bad]) - 1})"
             )
         g = self._games
-        terminated = g.terminated.copy()
+        terminated, truncated = g.terminated.copy(), g.truncated.copy()
         info: dict[str, Any] = {"afterstate": g.chosen.copy()}
-        if terminated.any():
-            done = np.flatnonzero(terminated)
+        ended = terminated | truncated
+        if ended.any():
+            done = np.flatnonzero(ended)
             final = np.zeros((self.num_envs, *self.observation_shape), np.int8 if self.observation == "board" else np.float32)
             if self.observation == "board":
                 final[done, :26] = g.chosen[done]
             else:
                 final[done, :BOARD_FEATURES] = _encoded(g.chosen[done], self.variant)
             info.update({
-                "final_obs": final, "_final_obs": terminated,
-                "winner": np.where(terminated, g.winners, -2).astype(np.int8), "_winner": terminated,
-                "points": np.where(terminated, g.points, 0).astype(np.int8), "_points": terminated,
-                "plies": np.where(terminated, g.lengths, 0).astype(np.int32), "_plies": terminated,
+                "final_obs": final, "_final_obs": ended,
+                "winner": np.where(terminated, g.winners, -2).astype(np.int8), "_winner": ended,
+                "points": np.where(terminated, g.points, 0).astype(np.int8), "_points": ended,
+                "plies": np.where(ended, g.lengths, 0).astype(np.int32), "_plies": ended,
             })
-        return self._observations(), g.rewards.copy(), terminated, np.zeros(self.num_envs, np.bool_), info
+        return self._observations(), g.rewards.copy(), terminated, truncated, info
 
     def _observations(self) -> Any:
         if self.observation == "board":
@@ -319,6 +381,22 @@ def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     view = array.view()
     view.flags.writeable = False
     return view
+
+
+def _check_memory(num_envs: int) -> None:
+    """Refuse, before allocating anything, an environment larger than this machine's memory."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        memory = None
+    if num_envs >= 2**31 or (memory is not None and num_envs * GAME_BYTES > memory):
+        raise InvalidArgumentError(_memory_message(num_envs, f"more than this machine's {memory:,} bytes"
+                                                   if memory else "more than one environment holds"))
+
+
+def _memory_message(num_envs: int, why: str) -> str:
+    return (f"num_envs={num_envs:,} games need about {num_envs * GAME_BYTES:,} bytes ({GAME_BYTES} a game), {why}; "
+            f"use fewer games per environment")
 
 
 def _seed(seed: int | None) -> int:

@@ -33,3 +33,13 @@ class InvalidArgumentError(NardyError, ValueError):
 
 class GameOverError(NardyError):
     """Acting on a game (or position) that has already ended."""
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """`repr(value)` for an error message, cut to `limit` characters: an input may be huge, and
+    Python refuses to write an int of more than 4,300 digits."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

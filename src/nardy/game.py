@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, quoted
 from .move import Move
 from .notation import MatchState, match_id, resolve
 from .position import Position
@@ -25,7 +25,12 @@ class _Dice:
     """Dice from a seeded generator, or from a list that must not run out."""
 
     def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
-        self._given = None if dice is None else iter(dice)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InvalidArgumentError(f"seed must be a whole number >= 0 or None, got {quoted(seed)}")
+        try:
+            self._given = None if dice is None else iter(dice)
+        except TypeError:
+            raise InvalidDiceError(f"dice must be an iterable of dice, got {quoted(dice)}") from None
         self._rng = np.random.default_rng(seed)
 
     def die(self) -> int:
@@ -36,7 +41,7 @@ class _Dice:
         except StopIteration:
             raise InvalidDiceError("the given dice ran out") from None
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-            raise InvalidDiceError(f"a die shows 1..6, got {d!r}")
+            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)}")
         return d
 
 
@@ -70,7 +75,7 @@ class Game:
         starter: Color | None = None,
         cube: bool | None = None,
     ) -> None:
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self._dice = _Dice(seed, dice)
         self.record: list[Event] = []
         self.position: Position | None = None
@@ -84,7 +89,7 @@ class Game:
         self.doubled_by: Color | None = None  # a double waiting for take or drop
         self._last_roll = False  # long nardy, last_roll_draw: the other side's final roll
         if starter is not None:
-            self._begin(Color(starter))
+            self._begin(Color.parse(starter, "starter"))
 
     # the start ------------------------------------------------------------------------------
     def roll_off(self) -> tuple[int, int]:
@@ -235,11 +240,25 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         if isinstance(value, bool) or value not in (1, 2, 3):
             raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
-        loser = self.turn if by is None else Color(by)
+        loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "resigned", value * self.cube_value)
         self.record.append(("resign", int(loser), value))
         self.record.append(("result", int(loser.other), "resigned", self.result.points))
+
+    def forfeit(self, points: int, by: Color | None = None) -> None:
+        """`by` (default: the side to act) loses the game by forfeit or penalty: `points` go to the
+        other side whatever the game could be worth (a server's record of an abandoned match)."""
+        self._started()
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise InvalidArgumentError(f"a forfeit gives a whole number of points, at least 1, got {points!r}")
+        loser = self.turn if by is None else Color(by)
+        self.doubled_by = self.dice = None
+        self.result = Result(loser.other, "forfeit", points)
+        self.record.append(("forfeit", int(loser), points))
+        self.record.append(("result", int(loser.other), "forfeit", points))
 
     def _answer(self, by: Color | None) -> None:
         self._playing(by)
@@ -262,7 +281,7 @@ class Game:
             cube_owner=None if self.cube_owner is None else int(self.cube_owner is Color.WHITE),
             on_roll=int(position.turn is Color.WHITE),
             crawford=self.crawford_game,
-            game_state={None: 1, "dropped": 4, "resigned": 3}.get(kind, 2),
+            game_state={None: 1, "dropped": 4, "resigned": 3, "forfeit": 3}.get(kind, 2),
             turn=int(self.turn is Color.WHITE),
             double_offered=self.doubled_by is not None,
             dice=self.dice,
@@ -287,12 +306,13 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if by is not None and by is not self.turn:
-            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color(by).name.lower()}'s")
+        if by is not None and Color.parse(by, "by") is not self.turn:
+            raise IllegalMoveError(f"it is {self.turn.name.lower()}'s turn, not {Color.parse(by).name.lower()}'s")
 
     def history(self) -> list[tuple[Color, str, Any]]:
         """What was played, in order: (who, "move", Move) with the dice and hits, (who, "double",
-        new cube value), (who, "take" | "drop", None), (who, "resign", 1 | 2 | 3). The roll-off is
+        new cube value), (who, "take" | "drop", None), (who, "resign", 1 | 2 | 3), (who, "forfeit",
+        points). The roll-off is
         not part of it: `starter` says who began."""
         if self.starter is None:
             return []
@@ -318,6 +338,8 @@ class Game:
                 out.append((position.turn.other, kind, None))
             elif kind == "resign":
                 out.append((Color(event[1]), "resign", event[2]))
+            elif kind == "forfeit":
+                out.append((Color(event[1]), "forfeit", event[2]))
         return out
 
     # display -----------------------------------------------------------------------------------
@@ -375,6 +397,8 @@ class Game:
                 getattr(game, kind)()
             elif kind == "resign":
                 game.resign(event[2], Color(event[1]))
+            elif kind == "forfeit":
+                game.forfeit(event[2], Color(event[1]))
         return game
 
 
@@ -388,7 +412,7 @@ class Match:
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), got {length!r}")
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.rules = Rules.of(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
         self.games: list[Game] = []
@@ -423,15 +447,19 @@ class Match:
             raise IllegalMoveError("finish the current game first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         forced = self.forced_starter()
-        if starter is not None and forced is not None and Color(starter) is not forced:
+        if starter is not None:
+            starter = Color.parse(starter, "starter")
+        if starter is not None and forced is not None and starter is not forced:
             raise IllegalMoveError(
                 f"{forced.name.lower()} starts game {len(self.games) + 1} "
-                f"(next_starter={self.rules.next_starter!r}), not {Color(starter).name.lower()}"
+                f"(next_starter={self.rules.next_starter!r}), not {starter.name.lower()}"
             )
         game = Game(self.rules, seed=seed, dice=dice, starter=forced if starter is None else starter)
         game.match_length = self.length or None
         game.score = (self.score[Color.WHITE], self.score[Color.BLACK])
-        at_match_point = any(points == self.length - 1 for points in self.score.values())
+        # as gnubg decides it: one side at match point and the other not (so never in a 1-point match)
+        leader, trailer = max(self.score.values()), min(self.score.values())
+        at_match_point = self.length > 0 and leader == self.length - 1 and trailer < self.length - 1
         if self.rules.variant is Variant.SHORT and self.rules.crawford and at_match_point and not self._crawford_done:
             game.crawford_game = True
             self._crawford_done = True

@@ -26,29 +26,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
 from .game import Game, Match
 from .rules import OPTIONS, Color, Rules, Variant
 
 VARIATIONS = {Variant.SHORT: "Backgammon", Variant.LONG: "LongNardy"}
 RIGHT_COLUMN = 20  # an action starting at this character or later is the second player's
-_ACTION = re.compile(
-    r"(?P<dice>[1-6][1-6]):(?P<moves>(?:[ \t]+[^\s:]*/[^\s:]*)*)"
-    r"|Doubles\s*=>\s*(?P<cube>\d+)"
-    r"|(?P<take>Takes)|(?P<drop>Drops)|(?P<beaver>Beavers)"
-    r"|Wins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?"
-    r"|(?P<draw>Draw)"
-)
-_TAG = re.compile(r';\s*\[\s*([A-Za-z][\w ]*?)\s+"(.*)"\s*\]\s*')
 
 
 @dataclass
 class MatchRecord:
-    """A match as a file holds it: the games (as a `Match`), the players' names and the header tags."""
+    """A match as a file holds it: the games (as a `Match`), the players' names, the header tags
+    and what reading it tolerated (`warnings`, empty unless read with `strict=False`)."""
 
     match: Match
     players: tuple[str, str] = ("White", "Black")
     tags: dict[str, str] = field(default_factory=dict)
+    warnings: list[ReadWarning] = field(default_factory=list)  # what lenient reading tolerated
 
     @property
     def rules(self) -> Rules:
@@ -57,6 +52,27 @@ class MatchRecord:
     @property
     def games(self) -> list[Game]:
         return self.match.games
+
+
+def format_options(options: dict[str, Any]) -> str:
+    """Rule options as nardy's `Rules` tag writes them: "block_rule=home koks=true"."""
+    return " ".join(f"{k}={str(options[k]).lower()}" for k in OPTIONS if k in options)
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """The rule options of a `Rules` tag (see `format_options`)."""
+    options: dict[str, Any] = {}
+    for item in text.split():
+        name, _, value = item.partition("=")
+        if name not in OPTIONS:
+            raise InvalidNotationError(f"unknown rule option {name!r} in the Rules tag")
+        if isinstance(OPTIONS[name][1][0], bool):
+            if value not in ("true", "false"):
+                raise InvalidNotationError(f"rule option {name} is true or false, got {value!r}")
+            options[name] = value == "true"
+        else:
+            options[name] = value
+    return options
 
 
 # writing ------------------------------------------------------------------------------------------
@@ -76,7 +92,7 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     header = {**(tags or {}), "Variation": VARIATIONS[rules.variant]}
     changed = rules.non_defaults()
     if changed:
-        header["Rules"] = " ".join(f"{k}={str(changed[k]).lower()}" for k in OPTIONS if k in changed)
+        header["Rules"] = format_options(changed)
     for tag, value in header.items():
         if not re.fullmatch(r"[A-Za-z][\w ]*", tag) or not isinstance(value, str) or "\n" in value:
             raise InvalidArgumentError(f"a header tag is a word and a one-line value, got {tag!r}: {value!r}")
@@ -88,9 +104,8 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
 
 
 def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwargs: Any) -> None:
-    """Write `match` to a `.mat` file."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(write(match, **kwargs))
+    """Write `match` to a `.mat` file (whole or not at all: see `nardy.files.write_text`)."""
+    files.write_text(path, write(match, **kwargs))
 
 
 def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
@@ -105,16 +120,21 @@ def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
             lines.append((row + text).rstrip())
             row = ""
         cells += 1
+    result = game.result
+    if result is not None and result.winner is Color.BLACK and row:
+        # Black's win ends the row White's last action opened, as gnubg writes (its import needs it)
+        points = result.points
+        lines.append(row.ljust(34) + f"Wins {points} point{'s' if points != 1 else ''}")
+        return lines + [""]
     if row:
         lines.append(row.rstrip())
-    if game.result is not None:
-        winner = game.result.winner
-        if winner is None:
+    if result is not None:
+        if result.winner is None:
             lines.append("      Draw")
         else:
-            points = game.result.points
+            points = result.points
             wins = f"Wins {points} point{'s' if points != 1 else ''}"
-            lines.append(("      " if winner is Color.WHITE else " " * 34) + wins)
+            lines.append(("      " if result.winner is Color.WHITE else " " * 34) + wins)
     return lines + [""]
 
 
@@ -123,28 +143,132 @@ def _actions(game: Game) -> Iterator[tuple[Color, str]]:
     for color, kind, value in game.history():
         if kind == "move":
             yield color, f"{value.dice[0]}{value.dice[1]}: {value.plain()}".rstrip()
-        elif kind == "double":
-            yield color, f"Doubles => {value}"
+        elif kind == "double":  # a cube action one character in, as gnubg writes (its import needs it)
+            yield color, f" Doubles => {value}"
         elif kind in ("take", "drop"):
-            yield color, kind.capitalize() + "s"
+            yield color, " " + kind.capitalize() + "s"
 
 
 # reading ------------------------------------------------------------------------------------------
 
-def read(text: str, rules: Rules | None = None) -> MatchRecord:
+MAX_LINE = 10_000  # characters: a longer line is an error, not read
+MAX_DIGITS = 9  # a number in a match file (length, score, cube, points, row) has at most this many digits
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """What lenient reading tolerated: where (game 0 is the header) and what."""
+
+    game: int
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        where = f"game {self.game}, line {self.line}" if self.game else f"line {self.line}"
+        return f"{where}: {self.message}"
+
+
+def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
     """The match a `.mat` text holds, every game replayed and checked against the rules.
 
     `rules`, if given, must agree with what the file's header says. Raises
     `InvalidNotationError` for text that is not a match file and the rules' errors
     (`IllegalMoveError`, ...) for play that is not legal, naming the game and the line.
+
+    `strict=False` reads what archives hold (see docs/formats.md): a match that starts at a
+    non-zero score, a forced move left out, a line of server noise between the rows, a row
+    number out of place, a forfeit worth more than the game and a last game cut off. Each is
+    a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
+    must agree with the file's next score line.
     """
-    return _Reader(rules).read(text)
+    return _Reader(rules, strict).read(text)
 
 
-def load(path: str | os.PathLike[str], rules: Rules | None = None) -> MatchRecord:
+def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
     """Read a `.mat` file (see `read`)."""
-    with open(path, encoding="utf-8") as f:
-        return read(f.read(), rules)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as exc:
+        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    return read(text, rules, strict=strict)
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise InvalidNotationError(f"{what} is a whole number, got {text!r}")
+    if len(text) > MAX_DIGITS:
+        raise InvalidNotationError(f"{what} {text[:12]}... has {len(text)} digits; at most {MAX_DIGITS} are read")
+    return int(text)
+
+
+@dataclass
+class _Action:
+    """One action of a row: its kind, where it starts (which column) and what it says."""
+
+    kind: str  # "roll", "double", "take", "drop", "beaver", "wins", "draw"
+    start: int
+    text: str
+    dice: tuple[int, int] = (0, 0)
+    moves: str = ""
+    value: int = 0
+    match: bool = False  # "Wins ... and the match"
+
+
+_DICE = re.compile(r"[1-6][1-6]:")
+_WORDS = ("Doubles", "Takes", "Drops", "Beavers", "Wins", "Draw")
+
+
+def _row_actions(raw: str, start: int) -> list[_Action]:
+    """The actions of a row from character `start` on; one pass over its words (linear time)."""
+    words = [(m.start(), m.group()) for m in re.finditer(r"\S+", raw[start:])]
+    words = [(start + at, word) for at, word in words]
+    actions: list[_Action] = []
+    i = 0
+
+    def fail() -> None:
+        raise InvalidNotationError(f"cannot read {raw[words[i][0]:].strip()[:60]!r}")
+
+    while i < len(words):
+        at, word = words[i]
+        if _DICE.fullmatch(word) or (len(word) > 3 and _DICE.fullmatch(word[:3]) and "/" in word):
+            first = [word[3:]] if len(word) > 3 else []
+            j = i + 1
+            while j < len(words) and "/" in words[j][1] and ":" not in words[j][1]:
+                j += 1
+            moves = " ".join(first + [w for _, w in words[i + 1:j]])
+            actions.append(_Action("roll", at, f"{word[:3]} {moves}".strip(), (int(word[0]), int(word[1])), moves))
+            i = j
+        elif word == "Doubles" and i + 2 < len(words) and words[i + 1][1] == "=>":
+            actions.append(_Action("double", at, f"Doubles => {words[i + 2][1]}", value=_number(words[i + 2][1], "a cube value")))
+            i += 3
+        elif word in ("Takes", "Drops", "Beavers", "Draw"):
+            actions.append(_Action({"Takes": "take", "Drops": "drop", "Beavers": "beaver", "Draw": "draw"}[word], at, word))
+            i += 1
+        elif word == "Wins" and i + 2 < len(words) and words[i + 2][1] in ("point", "points"):
+            action = _Action("wins", at, word, value=_number(words[i + 1][1], "the points won"))
+            i += 3
+            if [w for _, w in words[i:i + 3]] == ["and", "the", "match"]:
+                action.match, i = True, i + 3
+            actions.append(action)
+        else:
+            fail()
+    return actions
+
+
+def _tag(stripped: str) -> tuple[str, str] | None:
+    """`; [Name "value"]` as (name, value); None for another comment (linear time)."""
+    inner = stripped[1:].strip()
+    if not (inner.startswith("[") and inner.endswith("]")):
+        return None
+    inner = inner[1:-1].strip()
+    quote = inner.find('"')
+    if quote < 1 or not inner.endswith('"') or quote == len(inner) - 1:
+        return None
+    name = inner[:quote].strip()
+    if not re.fullmatch(r"[A-Za-z][\w ]*", name) or not inner[quote - 1].isspace():
+        return None
+    return name, inner[quote + 1:-1]
 
 
 class _Dice:
@@ -163,78 +287,106 @@ class _Dice:
 
 
 class _Reader:
-    def __init__(self, rules: Rules | None) -> None:
+    def __init__(self, rules: Rules | None, strict: bool) -> None:
         self.given = rules
+        self.strict = strict
+        self.warnings: list[ReadWarning] = []
         self.tags: dict[str, str] = {}
         self.match: Match | None = None
         self.players: tuple[str, str] | None = None
         self.number = 0  # the game being read
+        self.games_read = 0
         self.game: Game | None = None
         self.dice = _Dice()
         self.line = 0
         self.expect_players = False  # the line after ' Game k' is the score line
         self.rolled_off = True  # the current game's starter was decided by a roll-off
         self.shown_roll: int | None = None  # the line of a roll shown without its move (gnubg, before a resignation)
+        self.cells = 0  # the current game's actions so far, counting an empty left cell when Black starts
 
     def read(self, text: str) -> MatchRecord:
         if not isinstance(text, str):
             raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
         for self.line, raw in enumerate(text.splitlines(), 1):
             try:
+                if len(raw) > MAX_LINE:
+                    raise InvalidNotationError(f"the line has {len(raw)} characters; a match file's lines have at most {MAX_LINE}")
                 self._line(raw)
             except NardyError as exc:
                 raise type(exc)(f"{self._where()}: {exc}") from exc
+        self.line += 1
         if self.match is None:
             raise InvalidNotationError("not a match file: no ' N point match' line")
-        self._end_game(last=True)
-        return MatchRecord(self.match, self.players or ("White", "Black"), self.tags)
+        try:
+            self._end_game(last=True)
+        except NardyError as exc:
+            raise type(exc)(f"{self._where()}: {exc}") from exc
+        return MatchRecord(self.match, self.players or ("White", "Black"), self.tags, self.warnings)
 
     def _where(self) -> str:
         return f"game {self.number}, line {self.line}" if self.number else f"line {self.line}"
+
+    def _tolerate(self, message: str) -> None:
+        """A deviation: an error when strict, else a warning."""
+        if self.strict:
+            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+        self.warnings.append(ReadWarning(self.number, self.line, message))
 
     def _line(self, raw: str) -> None:
         stripped = raw.strip()
         if not stripped:
             return
         if stripped.startswith(";"):
-            tag = _TAG.fullmatch(stripped)
+            tag = _tag(stripped)
             if tag and self.match is None:
-                self.tags[tag[1]] = tag[2]
+                self.tags[tag[0]] = tag[1]
             return
-        if match := re.fullmatch(r"(\d+)\s+point\s+match", stripped):
+        words = stripped.split()
+        if len(words) == 3 and words[1:] == ["point", "match"]:
             if self.match is not None:
                 raise InvalidNotationError("a second ' N point match' line")
-            self.match = Match(self._rules(), int(match[1]))
+            self.match = Match(self._rules(), _number(words[0], "a match length"))
             return
         if self.match is None:
-            raise InvalidNotationError(f"expected ' N point match' before {stripped!r}")
-        if match := re.fullmatch(r"Game\s+(\d+)", stripped):
+            raise InvalidNotationError(f"expected ' N point match' before {stripped[:60]!r}")
+        if len(words) == 2 and words[0] == "Game":
             self._end_game(last=False)
+            number = _number(words[1], "a game number")
             self.number += 1
-            if int(match[1]) != self.number:
-                raise InvalidNotationError(f"game {match[1]} where game {self.number} was expected")
+            if number != self.number:
+                if self.games_read == 0 and number > 0:
+                    self.number = number
+                    self._tolerate(f"the file starts at game {number}, not game 1")
+                else:
+                    raise InvalidNotationError(f"game {number} where game {self.number} was expected")
             self.expect_players = True
             return
         if self.number == 0:
-            raise InvalidNotationError(f"expected ' Game 1' before {stripped!r}")
+            raise InvalidNotationError(f"expected ' Game 1' before {stripped[:60]!r}")
         if self.expect_players:
             self.expect_players = False
             self._score_line(stripped)
             return
-        row = re.match(r"\s*\d+\)", raw)
-        start, actions = row.end() if row else 0, []
-        while True:
-            while start < len(raw) and raw[start].isspace():
-                start += 1
-            if start >= len(raw):
-                break
-            action = _ACTION.match(raw, start)
-            if action is None:
-                raise InvalidNotationError(f"cannot read {raw[start:].strip()!r}")
-            actions.append(action)
-            start = action.end()
+        row = re.match(r"\s*(\d+)\)", raw)
+        try:
+            actions = _row_actions(raw, row.end() if row else 0)
+        except InvalidNotationError:
+            first = words[0]
+            if row is not None or self.strict or _DICE.match(first) or first in _WORDS:
+                raise  # a row, or a line that starts as an action does, is never noise
+            self.warnings.append(ReadWarning(self.number, self.line, f"skipped a line that is not a row: {stripped[:60]!r}"))
+            return
+        number = _number(row[1], "a row number") if row else None
         for action in actions:
-            self._act(action, Color.BLACK if action.start() >= RIGHT_COLUMN else Color.WHITE)
+            self._act(action, Color.BLACK if action.start >= RIGHT_COLUMN else Color.WHITE, number)
+
+    def _check_row(self, number: int, column: Color) -> None:
+        """Row `number`'s cell in `column` must be the next cell of the game."""
+        cell = 2 * (number - 1) + (column is Color.BLACK)
+        if cell != self.cells:
+            self._tolerate(f"row {number} where row {self.cells // 2 + 1} was expected")
+            self.cells = cell
+        self.cells += 1
 
     def _rules(self) -> Rules:
         name = self.tags.pop("Variation", VARIATIONS[Variant.SHORT])
@@ -249,85 +401,116 @@ class _Reader:
                 if value not in ("on", "off", "true", "false"):
                     raise InvalidNotationError(f"the {tag} tag is On or Off, got {value!r}")
                 options[option] = value in ("on", "true")
-        for item in self.tags.pop("Rules", "").split():
-            name, _, value = item.partition("=")
-            if name not in OPTIONS:
-                raise InvalidNotationError(f"unknown rule option {name!r} in the Rules tag")
-            if isinstance(OPTIONS[name][1][0], bool):
-                if value not in ("true", "false"):
-                    raise InvalidNotationError(f"rule option {name} is true or false, got {value!r}")
-                options[name] = value == "true"
-            else:
-                options[name] = value
+        options.update(parse_options(self.tags.pop("Rules", "")))
         rules = Rules(variant, **options)
         if self.given is not None and self.given != rules:
             raise InvalidNotationError(f"the file is played with {rules!r}, not {self.given!r}")
         return rules
 
     def _score_line(self, text: str) -> None:
-        match = re.fullmatch(r"(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)", text)
-        if match is None:
-            raise InvalidNotationError(f"expected the score line 'name : score   name : score', got {text!r}")
+        parts = text.split(":")
+        middle = parts[1].split(None, 1) if len(parts) == 3 else []
+        if len(middle) != 2 or not parts[0].strip() or len(parts[2].split()) != 1:
+            raise InvalidNotationError(f"expected the score line 'name : score   name : score', got {text[:60]!r}")
         assert self.match is not None
-        players = (match[1], match[3])
+        players = (parts[0].strip(), middle[1].strip())
+        said = (_number(middle[0], "a score"), _number(parts[2].strip(), "a score"))
         self.players = self.players or players
         if players != self.players:
             raise InvalidNotationError(f"the players are {self.players}, not {players}")
-        said = (int(match[2]), int(match[4]))
         score = (self.match.score[Color.WHITE], self.match.score[Color.BLACK])
-        if said != score:
+        if said != score and self.games_read == 0 and not self.match.games:
+            self._tolerate(f"the match starts at {said[0]}-{said[1]}, not 0-0")
+            self.match.score = {Color.WHITE: said[0], Color.BLACK: said[1]}
+        elif said != score:
             raise IllegalMoveError(f"the score line says {said[0]}-{said[1]}, but the games before make it {score[0]}-{score[1]}")
 
     def _end_game(self, last: bool) -> None:
         assert self.match is not None
+        if self.shown_roll is not None:
+            self._forced(None)
         if self.game is not None and self.game.over:
             self.match.finish_game()
         elif self.number and not last:
             raise IllegalMoveError(f"game {self.number} ends without a result")
-        self.game, self.shown_roll = None, None
+        elif self.number:
+            self._tolerate(f"the file ends in the middle of game {self.number}: it has no result")
+        if self.number:
+            self.games_read += 1
+        self.game, self.shown_roll, self.cells = None, None, 0
 
-    def _act(self, action: re.Match[str], column: Color) -> None:
+    def _forced(self, action: _Action | None) -> None:
+        """A roll shown without its move, and what follows is not a resignation: lenient reading
+        plays the move if it is forced (the only legal play), as gnubg does on import."""
+        assert self.game is not None
+        line, self.shown_roll = self.shown_roll, None
+        moves = self.game.legal_moves()
+        if self.strict or len(moves) != 1:
+            raise IllegalMoveError(f"the roll on line {line} shows no move, but it can be played"
+                                   + ("" if len(moves) != 1 else " (it is forced: lenient reading, strict=False, plays it)"))
+        self.game.play(moves[0])
+        self.warnings.append(ReadWarning(self.number, line or self.line, f"played the forced move {moves[0]}, which the file leaves out"))
+
+    def _act(self, action: _Action, column: Color, row: int | None) -> None:
         assert self.match is not None
+        if action.kind == "beaver":
+            raise InvalidNotationError("beavers are not part of the rules nardy plays")
         game = self.game
         if game is None:
-            if action["points"] or action["draw"]:
+            if action.kind in ("wins", "draw"):
                 raise IllegalMoveError("a result before any play")
             self.rolled_off = self.match.forced_starter() is None
             game = self.game = self.match.new_game(starter=column, dice=self.dice)
-        if self.shown_roll is not None and not action["points"]:
-            raise IllegalMoveError(f"the roll on line {self.shown_roll} shows no move, but it can be played")
-        if not (action["points"] or action["draw"] or action["beaver"]) and column is not game.turn:
+            self.cells = int(game.starter is Color.BLACK)  # Black starts: the first row's left cell is empty
+        if self.shown_roll is not None and action.kind != "wins":
+            self._forced(action)
+        if action.kind not in ("wins", "draw") and column is not game.turn:
             raise IllegalMoveError(
-                f"{action[0].strip()!r} stands in {column.name.lower()}'s column, but {game.turn.name.lower()} is to act"
+                f"{action.text!r} stands in {column.name.lower()}'s column, but {game.turn.name.lower()} is to act"
             )
-        if action["dice"]:
-            self._move(game, (int(action["dice"][0]), int(action["dice"][1])), action["moves"])
-        elif action["cube"]:
+        if row is not None and action.kind not in ("wins", "draw"):
+            self._check_row(row, column)
+        if action.kind == "roll":
+            self._move(game, action.dice, action.moves)
+        elif action.kind == "double":
+            if game.crawford_game and not self.strict and self.games_read == 0 and self.match.games == [game]:
+                game.crawford_game = False  # the archive starts after the Crawford game
+                self.warnings.append(ReadWarning(self.number, self.line, "a double in the first game read: it is after the Crawford game"))
             game.double()
-            if int(action["cube"]) != game.cube_value * 2:
-                raise IllegalMoveError(f"a double of a {game.cube_value}-cube is to {game.cube_value * 2}, not {action['cube']}")
-        elif action["take"]:
+            if action.value != game.cube_value * 2:
+                raise IllegalMoveError(f"a double of a {game.cube_value}-cube is to {game.cube_value * 2}, not {action.value}")
+        elif action.kind == "take":
             game.take()
-        elif action["drop"]:
+        elif action.kind == "drop":
             game.drop()
-        elif action["beaver"]:
-            raise InvalidNotationError("beavers are not part of the rules nardy plays")
-        elif action["draw"]:
+        elif action.kind == "draw":
             if game.result is None or game.result.winner is not None:
                 raise IllegalMoveError(f"'Draw', but the game stands {game.result or 'unfinished'}")
         else:
-            points = int(action["points"])
-            if game.result is None:  # the other side resigned
-                value, rest = divmod(points, game.cube_value)
-                if rest or value not in (1, 2, 3):
-                    raise IllegalMoveError(f"a resignation at cube {game.cube_value} gives 1, 2 or 3 times it, not {points}")
+            self._wins(game, action, column)
+
+    def _wins(self, game: Game, action: _Action, column: Color) -> None:
+        assert self.match is not None
+        points = action.value
+        if game.result is None:  # the other side resigned, or forfeited
+            value, rest = divmod(points, game.cube_value)
+            if not rest and value in (1, 2, 3):
                 game.resign(value, by=column.other)
-                self.shown_roll = None
-            elif game.result.winner is not column or game.result.points != points:
-                winner = "nobody" if game.result.winner is None else game.result.winner.name.lower()
-                raise IllegalMoveError(
-                    f"the file says {column.name.lower()} wins {points}, but the play gives {winner} {game.result.points}"
-                )
+            else:
+                self._tolerate(f"{column.name.lower()} wins {points} points at cube {game.cube_value}, which no "
+                               f"resignation gives (1, 2 or 3 times the cube): read as a forfeit")
+                game.forfeit(points, by=column.other)
+            self.shown_roll = None
+        elif game.result.winner is not column or game.result.points != points:
+            winner = "nobody" if game.result.winner is None else game.result.winner.name.lower()
+            raise IllegalMoveError(
+                f"the file says {column.name.lower()} wins {points}, but the play gives {winner} {game.result.points}"
+            )
+        if action.match:
+            total = self.match.score[column] + points
+            if not self.match.length or total < self.match.length:
+                raise IllegalMoveError(f"the file says {column.name.lower()} wins the match, but that makes "
+                                       f"{total} of {self.match.length or 'a money session'}")
 
     def _move(self, game: Game, dice: tuple[int, int], text: str) -> None:
         opening = game.position is not None and game.dice is None and not any(e[0] == "move" for e in game.record)

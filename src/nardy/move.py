@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
+
+from .errors import InvalidArgumentError, quoted
 
 BAR = 25
 OFF = 0
@@ -20,6 +24,13 @@ class Step:
     src: int
     dst: int
     hit: bool = field(default=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("src", "dst"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= BAR:
+                raise InvalidArgumentError(f"a step's {name} is a point 0..25 (0 off, 25 bar), got {quoted(value)}")
+            object.__setattr__(self, name, int(value))
 
     def __str__(self) -> str:
         return f"{_point(self.src)}/{_point(self.dst)}{'*' if self.hit else ''}"
@@ -40,8 +51,19 @@ class Move:
     steps: tuple[Step, ...] = ()
 
     def __init__(self, dice: tuple[int, int], steps: Any = ()) -> None:
-        object.__setattr__(self, "dice", tuple(dice))
-        object.__setattr__(self, "steps", tuple(s if isinstance(s, Step) else Step(*s) for s in steps))
+        try:
+            d1, d2 = dice
+            pieces = [s if isinstance(s, Step) else Step(*s) for s in itertools.islice(steps, 5)]
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"a Move is a roll (d1, d2) and up to four (from, to) steps, got "
+                                       f"{quoted(dice)} and {quoted(steps)}") from None
+        for d in (d1, d2):  # 0-0: a move whose roll is not known
+            if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 0 <= d <= 6:
+                raise InvalidArgumentError(f"a Move's dice show 1..6, got {quoted(dice)}")
+        if len(pieces) > 4:
+            raise InvalidArgumentError(f"a Move has at most four steps, got {quoted(steps)}")
+        object.__setattr__(self, "dice", (int(d1), int(d2)))
+        object.__setattr__(self, "steps", tuple(pieces))
 
     def pairs(self) -> tuple[tuple[int, int], ...]:
         """The steps as (from, to) pairs."""

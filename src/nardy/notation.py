@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import engine
-from .errors import IllegalMoveError, InvalidNotationError
+from .errors import IllegalMoveError, InvalidNotationError, quoted
 from .move import BAR, OFF, Move
 from .rules import Color, Rules, Variant
 
 if TYPE_CHECKING:
     from .position import Position
 
-_TOKEN = re.compile(r"^([^()]+)(?:\((\d+)\))?$")
+_TOKEN = re.compile(r"^([^()]+)(?:\(([0-9]{1,2})\))?$")  # ASCII digits: str.isdigit and \d take "²"
 Chain = tuple[list[int], set[int]]  # the points a checker passes, and those marked as hit
 
 
@@ -37,27 +37,36 @@ def _point(text: str, whole: str) -> int:
         return BAR
     if word.startswith("o") or word == "-":
         return OFF
-    if word.isdigit() and 0 <= int(word) <= 25:
+    if re.fullmatch(r"[0-9]{1,2}", word) and int(word) <= 25:
         return int(word)
-    raise InvalidNotationError(f"{text!r} is not a point (1..24, bar, off) in {whole!r}")
+    raise InvalidNotationError(f"{quoted(text)} is not a point (1..24, bar, off) in {quoted(whole)}")
+
+
+def _text(value: object, what: str) -> str:
+    """`value` if it is text; else `InvalidNotationError` naming what was expected."""
+    if not isinstance(value, str):
+        raise InvalidNotationError(f"{what} must be a str, got {quoted(value)}")
+    return value
 
 
 def parse_chains(text: str) -> list[Chain]:
     """The checker paths a move text names: each a list of points, with the points marked `*`."""
-    if text.strip().lower() in ("", "pass"):
+    if _text(text, "a move").strip().lower() in ("", "pass"):
         return []
     chains: list[Chain] = []
     for token in text.replace(",", " ").split():
         match = _TOKEN.match(token)
         if not match or match[1].startswith("/") or match[1].endswith("/") or "/" not in match[1]:
-            raise InvalidNotationError(f"cannot read {token!r} in {text!r}: write moves like 24/18 or 13/11(2)")
+            raise InvalidNotationError(f"cannot read {quoted(token)} in {quoted(text)}: write moves like 24/18 or 13/11(2)")
+        if int(match[2] or 1) > 4:
+            raise InvalidNotationError(f"{quoted(token)} moves more than four checkers in {quoted(text)}")
         parts = match[1].split("/")
         points = [_point(part.replace("*", ""), text) for part in parts]
         hits = {p for part, p in zip(parts, points) if "*" in part and p != OFF}
         for _ in range(int(match[2] or 1)):
             chains.append((points, hits))
-    if len(chains) > 4 and sum(len(p) - 1 for p, _ in chains) > 4:
-        raise InvalidNotationError(f"more than four steps in {text!r}")
+        if len(chains) > 4 and sum(len(p) - 1 for p, _ in chains) > 4:
+            raise InvalidNotationError(f"more than four steps in {quoted(text)}")
     return chains
 
 
@@ -74,46 +83,56 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
             backend: str | None = None, last_roll: bool = False) -> Move:
     """The legal move of `dice` from `position` that `text` denotes.
 
-    Raises `InvalidNotationError` (unreadable, or ambiguous), `IllegalMoveError` (readable but
-    not a legal play of this roll), and the errors of `Position.legal_moves`.
+    The text denotes the legal plays that move the checkers it names (the net movement) and
+    land on every point it names, in the order each of its paths gives; a `*` narrows them to
+    plays that hit there. Of what remains, a play that hits on a point the text does not name
+    is meant only if nothing else remains ("24/13" is the play that hits nothing on the way,
+    if there is one; canonical text shows an intermediate hit, "24/18*/13").
+
+    Raises `InvalidNotationError` (unreadable, or two plays remain), `IllegalMoveError`
+    (readable but not a legal play of this roll), and the errors of `Position.legal_moves`.
     """
     chains = parse_chains(text)
     wanted = _net([(p[i], p[i + 1]) for p, _ in chains for i in range(len(p) - 1)])
-    passing = {q for p, _ in chains for q in p[1:-1]}
+    paths = [p[1:] for p, _ in chains]  # the points each path lands on, in its order
     mentioned = {q for p, _ in chains for q in p[1:]}
     starred = set().union(*(h for _, h in chains)) if chains else set()
     rules = position._rules(rules)
     board = position.view()
-    # plays that move the same checkers through the points the text names; the text's `*` and
-    # the points it leaves out choose between them ("24/13" is the play that hits nothing on
-    # the way, if there is one), as gnubg prints them, but like gnubg's reader they are optional
-    # The net movement and the blots hit are the same for every sequence reaching a result, so
-    # only a text naming intermediate points needs each result's sequences, not just one.
     results = engine.results(position.to_bytes(), dice, rules, backend, last_roll)
-    if passing:
-        grouped = engine.sequences(position.to_bytes(), dice, rules, backend, last_roll)
-        candidates = [(child, grouped[child]) for child, pairs in results if _net(pairs) == wanted]
-    else:
-        candidates = [(child, [pairs]) for child, pairs in results if _net(pairs) == wanted]
-    tiers: list[list[tuple[bytes, engine.Pairs]]] = [[], [], []]
-    for child, sequences in candidates:
+    grouped: dict[bytes, list[engine.Pairs]] | None = None
+    remaining: list[tuple[bytes, set[int]]] = []
+    for child, pairs in results:
+        if _net(pairs) != wanted:
+            continue
         after = engine.as_ints(child)
         hit = {q for q in range(1, 25) if board[q] == -1 and after[q] >= 0}  # blots that were hit
-        for pairs in sequences:
-            if passing <= {dst for _, dst in pairs}:
-                tier = 0 if starred <= hit and hit <= mentioned else 1 if starred <= hit else 2
-                tiers[tier].append((child, pairs))
-                break
-    found = next((tier for tier in tiers if tier), [])
+        if not starred <= hit:
+            continue
+        if not _lands(pairs, paths):  # another order of the same play may land there
+            if grouped is None:
+                grouped = engine.sequences(position.to_bytes(), dice, rules, backend, last_roll)
+            if not any(_lands(other, paths) for other in grouped[child]):
+                continue
+        remaining.append((child, hit))
+    found = [child for child, hit in remaining if hit <= mentioned] or [child for child, _ in remaining]
     if not found:
         raise IllegalMoveError(f"{text!r} is not a legal play of {dice[0]}-{dice[1]} in {position!r}")
-    if len({child for child, _ in found}) > 1:
-        options = " or ".join(str(position.move(dice, pairs)) for _, pairs in found)
+    by_child = dict(results)
+    if len(found) > 1:
+        options = " or ".join(str(position.move(dice, by_child[child])) for child in found)
         raise InvalidNotationError(f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: {options}")
-    for child, pairs in results:
-        if child == found[0][0]:
-            return position.move(dice, pairs)  # the representative, as legal_moves gives it
-    raise AssertionError("unreachable: the result is among the legal ones")  # pragma: no cover
+    return position.move(dice, by_child[found[0]])  # the representative, as legal_moves gives it
+
+
+def _lands(pairs: Sequence[tuple[int, int]], paths: Sequence[Sequence[int]]) -> bool:
+    """Does the sequence land on every point of every path, each path's points in its order?"""
+    landings = [dst for _, dst in pairs]
+    for path in paths:
+        rest = iter(landings)
+        if not all(any(q == dst for dst in rest) for q in path):
+            return False
+    return True
 
 
 # position IDs -------------------------------------------------------------------------------------
@@ -135,7 +154,7 @@ def _encode(sides: Sequence[Sequence[int]]) -> str:
 
 def _decode(text: str) -> list[list[int]]:
     if not re.fullmatch(r"[A-Za-z0-9+/]{14}", text):
-        raise InvalidNotationError(f"a position ID is 14 base64 characters, got {text!r}")
+        raise InvalidNotationError(f"a position ID is 14 base64 characters, got {quoted(text)}")
     key = base64.b64decode(text + "==")
     bits = [(key[i] >> j) & 1 for i in range(10) for j in range(8)]
     sides: list[list[int]] = []
@@ -188,17 +207,18 @@ def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules
     """The position a Position ID denotes (a gnubg ID is short nardy, with `turn` on roll)."""
     from .position import Position, own_point
 
-    text = text.strip()
+    text = _text(text, "a position ID").strip()
     variant = Variant.SHORT
     if text.startswith(LONG_ID_PREFIX):
         match = re.fullmatch(rf"{LONG_ID_PREFIX}([WB]):(.*)", text)
         if not match:
-            raise InvalidNotationError(f"a long nardy ID is {LONG_ID_PREFIX}W:<14 characters> or {LONG_ID_PREFIX}B:..., got {text!r}")
+            raise InvalidNotationError(f"a long nardy ID is {LONG_ID_PREFIX}W:<14 characters> or {LONG_ID_PREFIX}B:..., got {quoted(text)}")
         variant, turn, text = Variant.LONG, Color.WHITE if match[1] == "W" else Color.BLACK, match[2]
     theirs, mine = _decode(text)
     view = [0] * 26
     for q in range(1, 25):
-        view[q] += mine[q - 1]
+        view[q] = mine[q - 1]
+    for q in range(1, 25):  # the opponent's checkers once the mover's are all placed: a shared point is seen
         if theirs[q - 1]:
             p = 25 - q if variant is Variant.SHORT else own_point(q, Color.BLACK, Variant.LONG)
             if view[p]:
@@ -219,14 +239,16 @@ def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> P
     """
     from .position import Position
 
-    text = text.strip()
+    text = _text(text, "a position").strip()
+    rules = Rules.of(rules)
     variant = rules.variant
     if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
         text = "XGID=" + text  # an XGID written without its prefix
     if "," in text:
         parts = text.replace(" ", "").split(",")
-        if len(parts) != 26 or not all(re.fullmatch(r"-?\d+", part) for part in parts):
-            raise InvalidNotationError(f"a position array is 26 comma-separated integers, got {text!r}")
+        # ASCII digits, few of them: int() takes "١" and refuses more than 4,300 digits
+        if len(parts) != 26 or not all(re.fullmatch(r"[-+]?[0-9]{1,3}", part) for part in parts):
+            raise InvalidNotationError(f"a position array is 26 comma-separated integers in -15..15, got {quoted(text)}")
         return Position([int(part) for part in parts], variant, turn, rules=rules)
     if text.startswith(LONG_ID_PREFIX) or text.startswith("XGID=") or re.fullmatch(r"[A-Za-z0-9+/]{14}(:.*)?", text):
         if text.startswith(LONG_ID_PREFIX):
@@ -239,10 +261,10 @@ def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> P
                 turn = Color.WHITE if parse_match_id(match_text).on_roll == 1 else Color.BLACK
             position = position_from_id(position_text, turn, rules=rules if variant is Variant.SHORT else None)
         if position.variant is not variant:
-            raise InvalidNotationError(f"{text!r} is a {position.variant.value} nardy position, not {variant.value}")
+            raise InvalidNotationError(f"{quoted(text)} is a {position.variant.value} nardy position, not {variant.value}")
         return position
     raise InvalidNotationError(
-        f"cannot read the position {text!r}: give 26 comma-separated integers, a position ID "
+        f"cannot read the position {quoted(text)}: give 26 comma-separated integers, a position ID "
         f"(gnubg's 14 characters, or {LONG_ID_PREFIX}W:... for long nardy) or an XGID"
     )
 
@@ -279,11 +301,18 @@ _MATCH_FIELDS = [  # (first bit, width), 0-based, LSB first: FORMATS.md 1.3
 ]
 
 
+def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tuple[str, str], where: str) -> None:
+    """Scores of a match (length > 0) stay within it: below it while a game is played."""
+    for name, points in zip(fields, score):
+        if length and (points > length or (playing and points >= length)):
+            raise InvalidNotationError(f"{where}: field {name} = {points} is beyond the match length {length}")
+
+
 def match_id(state: MatchState) -> str:
     """GNU Backgammon's Match ID (12 characters): the dice high die first, and bit 67 set when
     Jacoby is *not* in use, as gnubg writes it (its manual omits that bit)."""
     if state.cube_value < 1 or state.cube_value & (state.cube_value - 1):
-        raise InvalidNotationError(f"a cube value is a power of two, got {state.cube_value!r}")
+        raise InvalidNotationError(f"a cube value is a power of two, got {quoted(state.cube_value)}")
     d1, d2 = sorted(state.dice, reverse=True) if state.dice else (0, 0)
     values = {
         "cube": state.cube_value.bit_length() - 1, "owner": 3 if state.cube_owner is None else state.cube_owner,
@@ -295,21 +324,25 @@ def match_id(state: MatchState) -> str:
     key = 0
     for name, start, width in _MATCH_FIELDS:
         if not 0 <= values[name] < 1 << width:
-            raise InvalidNotationError(f"match ID field {name} = {values[name]} does not fit {width} bits")
+            raise InvalidNotationError(f"match ID field {name} = {quoted(values[name])} does not fit {width} bits")
         key |= values[name] << start
+    _check_scores(state.score, state.match_length, state.game_state == 1, ("score0", "score1"), "match ID")
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 
 
 def parse_match_id(text: str) -> MatchState:
-    """The state a Match ID denotes; `InvalidNotationError` for a malformed one."""
-    if not re.fullmatch(r"[A-Za-z0-9+/]{12}", text.strip()):
-        raise InvalidNotationError(f"a match ID is 12 base64 characters, got {text!r}")
+    """The state a Match ID denotes; `InvalidNotationError` naming the field for a malformed one."""
+    if not re.fullmatch(r"[A-Za-z0-9+/]{12}", _text(text, "a match ID").strip()):
+        raise InvalidNotationError(f"a match ID is 12 base64 characters, got {quoted(text)}")
     key = int.from_bytes(base64.b64decode(text.strip()), "little")
     if key >> 67:
         raise InvalidNotationError(f"match ID {text!r} sets bits beyond the 67 gnubg uses")
     f = {name: (key >> start) & ((1 << width) - 1) for name, start, width in _MATCH_FIELDS}
-    if f["owner"] == 2 or f["state"] > 4 or f["resign"] > 3 or f["die1"] > 6 or f["die2"] > 6 or (f["die1"] == 0) != (f["die2"] == 0):
-        raise InvalidNotationError(f"match ID {text!r} holds impossible values: {f}")
+    for name, bad in (("owner", f["owner"] == 2), ("state", f["state"] > 4), ("die1", f["die1"] > 6),
+                      ("die2", f["die2"] > 6 or (f["die1"] == 0) != (f["die2"] == 0))):
+        if bad:
+            raise InvalidNotationError(f"match ID {text!r}: field {name} = {f[name]} is impossible")
+    _check_scores((f["score0"], f["score1"]), f["length"], f["state"] == 1, ("score0", "score1"), f"match ID {text!r}")
     return MatchState(
         cube_value=1 << f["cube"], cube_owner=None if f["owner"] == 3 else f["owner"], on_roll=f["on_roll"],
         crawford=bool(f["crawford"]), game_state=f["state"], turn=f["turn"], double_offered=bool(f["double"]),
@@ -319,7 +352,10 @@ def parse_match_id(text: str) -> MatchState:
 
 
 def xgid(position: Position, state: MatchState | None = None, max_cube: int = 1024) -> str:
-    """XG's XGID of a short nardy position: White (bottom) upper case in White's numbers."""
+    """XG's XGID of a short nardy position: White (bottom) upper case in White's numbers.
+
+    While a double is offered (dice field ``D``) the turn field names the side that must take or
+    drop, not the doubler on roll."""
     state = state or MatchState(on_roll=1 if position.turn is Color.WHITE else 0)
     if position.variant is not Variant.SHORT:
         raise InvalidNotationError("XGID is a backgammon (short nardy) format")
@@ -334,20 +370,43 @@ def xgid(position: Position, state: MatchState | None = None, max_cube: int = 10
     owner = {None: 0, 1: 1, 0: -1}[state.cube_owner]
     dice = "D" if state.double_offered else "".join(map(str, state.dice)) if state.dice else "00"
     cj = int(state.crawford) if state.match_length else int(state.jacoby)
+    acting = position.turn.other if state.double_offered else position.turn
     return ":".join(["XGID=" + "".join(chars), str(state.cube_value.bit_length() - 1), str(owner),
-                     "1" if position.turn is Color.WHITE else "-1", dice, str(state.score[1]), str(state.score[0]),
+                     "1" if acting is Color.WHITE else "-1", dice, str(state.score[1]), str(state.score[0]),
                      str(cj), str(state.match_length), str(max_cube.bit_length() - 1)])
 
 
+# the XGID's fields: name, pattern (ASCII digits, a few: the text is never converted unbounded)
+_XGID_FIELDS = (
+    ("position", r"[-a-pA-P]{26}"), ("cube", r"[0-9]{1,2}"), ("cube owner", r"-1|0|1"), ("turn", r"-1|1"),
+    ("dice", r"D|B|R|00|[1-6][1-6]"), ("bottom score", r"[0-9]{1,5}"), ("top score", r"[0-9]{1,5}"),
+    ("crawford/jacoby", r"[0-3]"), ("match length", r"[0-9]{1,5}"), ("max cube", r"[0-9]{1,2}"),
+)
+_MAX_CUBE_LOG = 15  # the Match ID's 4 bits
+_MAX_LENGTH = (1 << 15) - 1  # the Match ID's 15 bits
+
+
 def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchState]:
-    """The position and state of an XGID (gnubg's reading: the string is never flipped)."""
+    """The position and state of an XGID (gnubg's reading: the string is never flipped).
+
+    With a double offered (``D``) the turn field is the side that must take or drop; the doubler
+    is on roll. Raises `InvalidNotationError` naming the field that is wrong."""
     from .position import Position
 
-    match = re.fullmatch(r"(?:XGID=)?([-a-pA-P]{26}):(\d+):(-?1|0):(-?1):(\d\d|D|B|R):(\d+):(\d+):(\d+):(\d+)(?::(\d+))?",
-                         text.strip())
-    if not match:
-        raise InvalidNotationError(f"not an XGID: {text!r}")
-    chars, cube, owner, turn, dice, bottom, top, cj, length = match.groups()[:9]
+    whole = _text(text, "an XGID").strip()
+    fields = whole.removeprefix("XGID=").split(":", len(_XGID_FIELDS))
+    if len(fields) not in (len(_XGID_FIELDS) - 1, len(_XGID_FIELDS)):
+        raise InvalidNotationError(f"not an XGID: {quoted(whole)} (9 or 10 fields separated by ':')")
+    for (name, pattern), value in zip(_XGID_FIELDS, fields):
+        if not re.fullmatch(pattern, value):
+            raise InvalidNotationError(f"not an XGID: {quoted(whole)}: field {name} is {quoted(value)}")
+    chars, cube, owner, turn, dice = fields[:5]
+    bottom, top, cj, length = (int(v) for v in fields[5:9])
+    for name, value, most in (("cube", int(cube), _MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
+                              _MAX_CUBE_LOG), ("match length", length, _MAX_LENGTH)):
+        if value > most:
+            raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {value} is above {most}")
+    _check_scores((bottom, top), length, True, ("bottom score", "top score"), f"XGID {quoted(whole)}")
     white: dict[int, int] = {}
     black: dict[int, int] = {}
     for point in range(1, 25):
@@ -356,14 +415,16 @@ def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchSt
             (white if c.isupper() else black)[point] = ord(c.lower()) - ord("a") + 1
     bars = {c.isupper(): ord(c.lower()) - ord("a") + 1 for c in (chars[0], chars[25]) if c != "-"}
     if chars[0].isupper() or chars[25].islower():
-        raise InvalidNotationError(f"XGID {text!r}: the bars hold the wrong side's checkers")
-    color = Color.WHITE if turn == "1" else Color.BLACK
+        raise InvalidNotationError(f"XGID {quoted(whole)}: the bars hold the wrong side's checkers")
+    acting = Color.WHITE if turn == "1" else Color.BLACK
+    doubled = dice == "D"
+    color = acting.other if doubled else acting  # on roll: the doubler, while a double is offered
     position = Position.from_points("short", white, black, white_bar=bars.get(True, 0), black_bar=bars.get(False, 0),
                                     turn=color, rules=rules)
     state = MatchState(
         cube_value=1 << int(cube), cube_owner={"0": None, "1": 1, "-1": 0}[owner], on_roll=int(color is Color.WHITE),
-        crawford=bool(int(cj) & 1) and int(length) > 0, turn=int(color is Color.WHITE), double_offered=dice == "D",
-        dice=(int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None, match_length=int(length),
-        score=(int(top), int(bottom)), jacoby=bool(int(cj) & 1) and int(length) == 0,
+        crawford=bool(cj & 1) and length > 0, turn=int(acting is Color.WHITE), double_offered=doubled,
+        dice=(int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None, match_length=length,
+        score=(top, bottom), jacoby=bool(cj & 1) and length == 0,
     )
     return position, state

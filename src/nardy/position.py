@@ -10,11 +10,13 @@ as 26 bytes together with the variant and the colour on roll, which fixes the ab
 
 from __future__ import annotations
 
+import itertools
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine, reference
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .move import Move, Step
 from .rules import CHECKERS, Color, Rules, Variant
 from .status import Status, describe
@@ -60,9 +62,9 @@ class Position:
         rules: Rules | None = None,
         validate: bool = True,
     ) -> None:
-        variant = rules.variant if rules is not None else Variant.parse(variant)
+        variant = Rules.of(rules).variant if rules is not None else Variant.parse(variant)
         object.__setattr__(self, "variant", variant)
-        object.__setattr__(self, "turn", _color(turn))
+        object.__setattr__(self, "turn", Color.parse(turn, "turn"))
         object.__setattr__(self, "_board", _checked_bytes(view))
         if validate:
             self.validate(rules)
@@ -94,14 +96,17 @@ class Position:
         Points are absolute (White's numbers) unless ``own_numbers`` gives each colour's own.
         """
         variant = Variant.parse(variant)
-        turn = _color(turn)
+        turn = Color.parse(turn, "turn")
         absolute = [[0] * 25, [0] * 25]
         for color, checkers in ((Color.WHITE, white), (Color.BLACK, black)):
+            if not isinstance(checkers, Mapping):
+                raise InvalidPositionError(f"{color.name.lower()} must be a mapping {{point: count}}, got {quoted(checkers)}")
             for point, count in checkers.items():
-                if not isinstance(point, int) or not 1 <= point <= 24:
-                    raise InvalidPositionError(f"{color.name.lower()} has checkers on point {point!r}: points are 1..24")
-                if not isinstance(count, int) or count < 0:
-                    raise InvalidPositionError(f"{color.name.lower()} has {count!r} checkers on point {point}: counts are whole numbers >= 0")
+                if not _is_int(point) or not 1 <= point <= 24:
+                    raise InvalidPositionError(f"{color.name.lower()} has checkers on point {quoted(point)}: points are 1..24")
+                if not _is_int(count) or not 0 <= count <= CHECKERS:
+                    raise InvalidPositionError(f"{color.name.lower()} has {quoted(count)} checkers on point {point}: counts are whole numbers 0..15")
+                point, count = int(point), int(count)
                 where = own_point(point, color, variant) if own_numbers else point
                 absolute[color][where] += count
         for point in range(1, 25):
@@ -110,15 +115,15 @@ class Position:
                     f"both colours on point {point}: white {absolute[0][point]}, black {absolute[1][point]}"
                 )
         for name, count in (("white_bar", white_bar), ("black_bar", black_bar)):
-            if not isinstance(count, int) or count < 0:
-                raise InvalidPositionError(f"{name}={count!r}: a bar holds a whole number >= 0 of checkers")
+            if not _is_int(count) or not 0 <= count <= CHECKERS:
+                raise InvalidPositionError(f"{name}={quoted(count)}: a bar holds a whole number 0..15 of checkers")
         view = [0] * 26
         for point in range(1, 25):
             signed = absolute[0][point] - absolute[1][point]  # White positive
             mine = own_point(point, turn, variant)
             view[mine] = signed if turn is Color.WHITE else -signed
         bars = (white_bar, black_bar)
-        view[25], view[0] = bars[turn], -bars[turn.other]
+        view[25], view[0] = int(bars[turn]), -int(bars[turn.other])
         return cls(view, variant, turn, rules=rules, validate=validate)
 
     # the interchange form -------------------------------------------------------------------
@@ -139,7 +144,7 @@ class Position:
     # facts ------------------------------------------------------------------------------------
     def checkers(self, color: Color) -> dict[int, int]:
         """{absolute point: count} of `color`'s checkers on the 24 points."""
-        sign = 1 if color is self.turn else -1
+        sign = 1 if Color.parse(color) is self.turn else -1
         found = {}
         for mine, n in enumerate(self.view()[1:25], start=1):
             if n * sign > 0:
@@ -149,7 +154,7 @@ class Position:
     def bar(self, color: Color) -> int:
         """`color`'s checkers on the bar (short nardy)."""
         v = self.view()
-        return v[25] if color is self.turn else -v[0]
+        return v[25] if Color.parse(color) is self.turn else -v[0]
 
     def borne_off(self, color: Color) -> int:
         """`color`'s checkers borne off."""
@@ -158,7 +163,7 @@ class Position:
     def pip_count(self, color: Color, *, backend: str | None = None) -> int:
         """`color`'s pip count in its own numbers (bar 25, off 0)."""
         mine, theirs = engine.pips(self._board, self.variant, backend)
-        return mine if color is self.turn else theirs
+        return mine if Color.parse(color) is self.turn else theirs
 
     def is_first_turn(self) -> bool:
         """Long nardy: the mover still has all 15 checkers on its head."""
@@ -200,7 +205,7 @@ class Position:
 
     def has_illegal_block(self, color: Color, rules: Rules | None = None) -> bool:
         """Does `color` hold a six-block that the rules forbid?"""
-        return reference.illegal_block(self.view(), self._rules(rules), 1 if color is self.turn else -1)
+        return reference.illegal_block(self.view(), self._rules(rules), 1 if Color.parse(color) is self.turn else -1)
 
     # play -------------------------------------------------------------------------------------
     def legal_moves(
@@ -238,7 +243,7 @@ class Position:
         if isinstance(move, str):
             move = self._read_move(move, dice, rules, backend, last_roll)
         elif not isinstance(move, Move):
-            raise InvalidArgumentError(f"apply() takes a Move or its text, got {move!r}")
+            raise InvalidArgumentError(f"apply() takes a Move or its text, got {quoted(move)}")
         elif dice is not None:
             raise InvalidArgumentError("dice= is for a move given as text; a Move carries its dice")
         pairs = move.pairs()
@@ -307,6 +312,7 @@ class Position:
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
             return Rules(self.variant)
+        rules = Rules.of(rules)
         if rules.variant is not self.variant:
             raise InvalidPositionError(f"{self.variant.value} nardy position played with {rules!r}")
         return rules
@@ -357,18 +363,18 @@ class Position:
         return board(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Position, (self._board, self.variant.value, self.turn.name.lower()), None)
+        # not re-validated: a position may be valid only under rules other than the default
+        return (_unpickled, (self._board, self.variant.value, self.turn.name.lower()))
 
 
-def _color(turn: Color | str | int) -> Color:
-    if isinstance(turn, str):
-        try:
-            return Color[turn.upper()]
-        except KeyError:
-            raise InvalidPositionError(f"unknown colour {turn!r}: choose 'white' or 'black'") from None
-    if isinstance(turn, bool) or turn not in (0, 1):
-        raise InvalidPositionError(f"unknown colour {turn!r}: choose Color.WHITE or Color.BLACK")
-    return Color(turn)
+def _unpickled(board: bytes, variant: str, turn: str) -> Position:
+    """A pickled position as it was (its array was checked when it was made)."""
+    return Position(board, variant, turn, validate=False)
+
+
+def _is_int(value: Any) -> bool:
+    """A whole number and not a bool: the one rule for every count and point of a position."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:
@@ -377,17 +383,18 @@ def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:
         values = list(engine.as_ints(view)) if len(view) == 26 else None
     else:
         try:
-            values = [v for v in view]
+            values = list(itertools.islice(view, 27))  # no more than needed: an iterator may be endless
         except TypeError:
-            raise InvalidPositionError(f"a position is 26 integers, got {view!r}") from None
+            raise InvalidPositionError(f"a position is 26 integers, got {quoted(view)}") from None
     if values is None or len(values) != 26:
-        raise InvalidPositionError(f"a position is 26 integers, got {len(values) if values is not None else len(view)}: {view!r}")
+        count = len(view) if values is None else "more than 26" if len(values) > 26 else len(values)
+        raise InvalidPositionError(f"a position is 26 integers, got {count}: {quoted(view)}")
     ints = []
     for i, v in enumerate(values):
-        if isinstance(v, bool) or not hasattr(v, "__index__"):
-            raise InvalidPositionError(f"entry {i} of the position is {v!r}, not an integer")
+        if not _is_int(v):
+            raise InvalidPositionError(f"entry {i} of the position is {quoted(v)}, not an integer")
         v = int(v)
         if not -CHECKERS <= v <= CHECKERS:
-            raise InvalidPositionError(f"entry {i} of the position is {v}: a point holds at most 15 checkers")
+            raise InvalidPositionError(f"entry {i} of the position is {quoted(v)}: a point holds at most 15 checkers")
         ints.append(v)
     return engine.as_bytes(ints)

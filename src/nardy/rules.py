@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import enum
+import numbers
 from typing import Any
 
-from .errors import InvalidRulesError
+from .errors import InvalidArgumentError, InvalidRulesError
+from .errors import quoted as _quoted
 
 NUM_POINTS = 24
 CHECKERS = 15
@@ -18,14 +20,14 @@ class Variant(enum.Enum):
     SHORT = "short"
 
     @classmethod
-    def parse(cls, value: Variant | str) -> Variant:
-        """`Variant.LONG`, "long", "short"... ; anything else raises `InvalidRulesError`."""
+    def parse(cls, value: Variant | str, name: str = "variant") -> Variant:
+        """`Variant.LONG`, "long", "short" (any case); anything else raises `InvalidRulesError`
+        naming the parameter `name`. Every public parameter that takes a variant reads it here."""
         if isinstance(value, Variant):
             return value
-        try:
-            return cls(str(value).lower())
-        except ValueError:
-            raise InvalidRulesError(f"unknown variant {value!r}: choose 'long' or 'short'") from None
+        if isinstance(value, str) and value.lower() in ("long", "short"):
+            return cls(value.lower())
+        raise InvalidRulesError(f"unknown {name} {_quoted(value)}: choose 'long' or 'short'")
 
 
 class Color(enum.IntEnum):
@@ -37,6 +39,19 @@ class Color(enum.IntEnum):
     @property
     def other(self) -> Color:
         return Color(1 - self)
+
+    @classmethod
+    def parse(cls, value: Color | str | int, name: str = "colour") -> Color:
+        """`Color.WHITE`, 0, "white" (any case), `Color.BLACK`, 1, "black"; anything else (a bool
+        too) raises `InvalidArgumentError` naming the parameter `name`. Every public parameter that
+        takes a colour reads it here, so every one accepts the same spellings."""
+        if isinstance(value, Color):
+            return value
+        if isinstance(value, str) and value.upper() in cls.__members__:
+            return cls[value.upper()]
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value in (0, 1):
+            return cls(int(value))
+        raise InvalidArgumentError(f"unknown colour {_quoted(value)} for {name}: choose Color.WHITE or Color.BLACK (0, 1, 'white', 'black')")
 
 
 # option name -> (variants it applies to, allowed values, default per variant)
@@ -141,6 +156,17 @@ class Rules:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rules_from, (self.variant.value, self.non_defaults()))
+
+    @classmethod
+    def of(cls, value: Rules | Variant | str, name: str = "rules") -> Rules:
+        """A `Rules`, or the default rules of a `Variant` or variant name; anything else raises
+        `InvalidArgumentError` naming the parameter `name`. Every public parameter that takes
+        rules reads them here."""
+        if isinstance(value, Rules):
+            return value
+        if isinstance(value, (Variant, str)):
+            return cls(Variant.parse(value, name))
+        raise InvalidArgumentError(f"{name} must be a Rules, a Variant or 'long'/'short', got {_quoted(value)}")
 
 
 def _rules_from(variant: str, options: dict[str, Any]) -> Rules:

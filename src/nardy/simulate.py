@@ -234,20 +234,21 @@ def simulate(
             progress(done, games)
 
     started = time.perf_counter()
+    name = policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator")
     if executor is None:
+        joined = Joined(games, record)  # each chunk joined as it arrives, its trace let go
         pool = ThreadPoolExecutor(max_workers=1 if callable(policy) else threads)
         try:
-            results = []
             for result in pool.map(play_chunk, chunks):
-                results.append(result)
+                joined.add(result)
                 finished(len(result["winner"]))
         finally:  # on an interrupt (Ctrl-C) or error, drop the chunks not yet started: stop promptly
             pool.shutdown(wait=True, cancel_futures=True)
-    else:
-        threads = distributed.threads(executor)
-        results = distributed.run_in_order(executor, play_chunk, chunks, f"nardy-simulate-seed{seed}",
-                                           lambda result: finished(len(result["winner"])))
-    name = policy if isinstance(policy, str) else getattr(policy, "__name__", "evaluator")
+        return joined.simulation(rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
+                                 seconds=time.perf_counter() - started)
+    threads = distributed.threads(executor)
+    results = distributed.run_in_order(executor, play_chunk, chunks, f"nardy-simulate-seed{seed}",
+                                       lambda result: finished(len(result["winner"])))
     return merge(results, rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
                  seconds=time.perf_counter() - started, record=record)
 
@@ -293,23 +294,69 @@ def play_chunk(chunk: Chunk) -> dict[str, npt.NDArray[Any]]:
 
 def merge(chunks: list[dict[str, npt.NDArray[Any]]], *, rules: Rules, policy: str, seed: int, chunk_size: int,
           threads: int, seconds: float, record: bool) -> Simulation:
-    """The chunks' per-game arrays, joined in chunk order, as one Simulation."""
+    """The chunks' per-game arrays, joined in chunk order, as one Simulation (the list is emptied
+    as it is read, so that each chunk's trace is let go once it is joined)."""
+    joined = Joined(sum(len(c["winner"]) for c in chunks), record)
+    chunks.reverse()
+    while chunks:
+        joined.add(chunks.pop())
+    return joined.simulation(rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads,
+                             seconds=seconds)
 
-    def joined(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
-        return np.concatenate([c[name] for c in chunks]) if chunks else np.empty(shape, dtype)
 
-    trace = offsets = None
-    if record:
-        trace = joined("trace", (0, 29), np.int8)
-        lengths = np.concatenate([np.diff(c["trace_offsets"]) for c in chunks]) if chunks else np.empty(0, np.int64)
-        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    return Simulation(
-        rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
-        winner=joined("winner", (0,), np.int8), starter=joined("starter", (0,), np.int8),
-        kind=joined("kind", (0,), np.int8), plies=joined("plies", (0,), np.int32),
-        final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8),
-        trace=trace, trace_offsets=offsets,
-    )
+class Joined:
+    """Chunks' per-game arrays joined in order as they arrive. The trace, nearly all of a recorded
+    run's memory, is copied into one buffer that grows in place to the size the games so far
+    foretell (3% over), so that at most about 1.1x the output is held, not the chunks and their join."""
+
+    NAMES = ("winner", "starter", "kind", "plies", "final_pips", "final")
+
+    def __init__(self, games: int, record: bool) -> None:
+        self.games, self.record, self.done = games, record, 0
+        self.parts: dict[str, list[npt.NDArray[Any]]] = {name: [] for name in self.NAMES + ("lengths",)}
+        self.trace: npt.NDArray[np.int8] | None = None
+        self.plies = 0  # rows of the trace filled
+
+    def add(self, chunk: dict[str, npt.NDArray[Any]]) -> None:
+        for name in self.NAMES:
+            self.parts[name].append(chunk[name])
+        self.done += len(chunk["winner"])
+        if self.record:
+            self.parts["lengths"].append(np.diff(chunk["trace_offsets"]))
+            self._add_trace(chunk.pop("trace"))
+
+    def _add_trace(self, trace: npt.NDArray[np.int8]) -> None:
+        end = self.plies + len(trace)
+        if self.trace is None and self.done == self.games:  # one chunk: its own array, not copied
+            self.trace, self.plies = trace, end
+            return
+        if self.trace is None:
+            self.trace = np.empty((0, 29), np.int8)
+        if end > len(self.trace):
+            foretold = int(end * self.games / max(self.done, 1) * 1.03) + 1
+            self.trace.resize((max(end, foretold), 29), refcheck=False)  # in place where it can
+        self.trace[self.plies:end] = trace
+        self.plies = end
+
+    def simulation(self, *, rules: Rules, policy: str, seed: int, chunk_size: int, threads: int,
+                   seconds: float) -> Simulation:
+        def joined(name: str, shape: tuple[int, ...], dtype: Any) -> Any:
+            return np.concatenate(self.parts[name]) if self.parts[name] else np.empty(shape, dtype)
+
+        trace = offsets = None
+        if self.record:
+            trace = self.trace if self.trace is not None else np.empty((0, 29), np.int8)
+            if len(trace) != self.plies:
+                trace.resize((self.plies, 29), refcheck=False)
+            lengths = joined("lengths", (0,), np.int64)
+            offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        return Simulation(
+            rules=rules, policy=policy, seed=seed, chunk_size=chunk_size, threads=threads, seconds=seconds,
+            winner=joined("winner", (0,), np.int8), starter=joined("starter", (0,), np.int8),
+            kind=joined("kind", (0,), np.int8), plies=joined("plies", (0,), np.int32),
+            final_pips=joined("final_pips", (0, 2), np.int16), final=joined("final", (0, 26), np.int8),
+            trace=trace, trace_offsets=offsets,
+        )
 
 
 def _play_evaluated(

@@ -8,9 +8,10 @@ roll as possible" and the larger-die rule to the candidates.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
-from ..errors import GameOverError, InvalidDiceError, InvalidPositionError
+from ..errors import GameOverError, InvalidDiceError, InvalidPositionError, quoted
 from ..rules import CHECKERS, Rules, Variant
 from ..status import describe
 from .board import Board, borne_off, illegal_block, status
@@ -31,10 +32,10 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
-        raise InvalidDiceError(f"a roll is two dice, got {dice!r}") from None
+        raise InvalidDiceError(f"a roll is two dice, got {quoted(dice)}") from None
     for d in (d1, d2):
-        if isinstance(d, bool) or not hasattr(d, "__index__") or not 1 <= int(d) <= 6:
-            raise InvalidDiceError(f"a die shows 1..6, got {d!r} in {tuple(dice)!r}")
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 1 <= int(d) <= 6:
+            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)} in {quoted(tuple(dice))}")
     return int(d1), int(d2)
 
 

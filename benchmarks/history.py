@@ -1,0 +1,159 @@
+"""The performance history: one JSON object per line, and a plot of every kernel's count over commits.
+
+    python -m benchmarks.history plot FILE [-o history.svg] [--metric Ir]
+    python -m benchmarks.history verdicts FILE    # how often the comparisons called a regression
+
+`python -m benchmarks.counts check --history FILE` appends the counts of a run (kind "counts"),
+`python -m benchmarks.compare ... --history FILE` its ratios (kind "compare"). The plot draws
+one small panel per kernel (its own scale: kernels differ by orders of magnitude), the counts
+per unit of work of each "counts" record in the order they were appended, labelled by commit;
+a step in a line is where a change came in. The SVG is written by hand: no plotting dependency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from html import escape
+from pathlib import Path
+from typing import Any, Sequence
+
+from benchmarks.toolkit import ToolError, guarded
+
+
+def append(path: Path, record: dict[str, Any]) -> None:
+    """Add one record as one line (the file and its folder are created if missing)."""
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as out:
+            out.write(json.dumps(record, sort_keys=True) + "\n")
+    except OSError as error:
+        raise ToolError(f"cannot append to {path}: {error.strerror}") from None
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    """Every record of a history file, in order; a ToolError names a missing file or a bad line."""
+    path = Path(path)
+    try:
+        lines = path.read_text().splitlines()
+    except FileNotFoundError:
+        raise ToolError(f"no history file {path}") from None
+    except OSError as error:
+        raise ToolError(f"cannot read {path}: {error.strerror}") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ToolError(f"{path}:{number}: not JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise ToolError(f"{path}:{number}: a record is a JSON object")
+        records.append(record)
+    return records
+
+
+def series(records: Sequence[dict[str, Any]], metric: str = "Ir") -> tuple[list[str], dict[str, list[float | None]]]:
+    """(commit labels, {kernel: value per point}) from the "counts" records; a commit measured more
+    than once keeps its last place and figures; None where a kernel was not measured."""
+    runs: dict[str, dict[str, Any]] = {}
+    for record in records:
+        if record.get("kind") == "counts":
+            runs.pop(str(record.get("commit")), None)
+            runs[str(record.get("commit"))] = record
+    commits = list(runs)
+    kernels: dict[str, list[float | None]] = {}
+    for i, commit in enumerate(commits):
+        for kernel, figures in runs[commit].get("counts", {}).items():
+            kernels.setdefault(kernel, [None] * len(commits))[i] = figures.get(metric)
+    return [c[:8] for c in commits], kernels
+
+
+def svg(labels: Sequence[str], kernels: dict[str, list[float | None]], metric: str = "Ir", columns: int = 3) -> str:
+    """Small multiples: one panel per kernel, x the commits in order, y its count per unit."""
+    pw, ph, left, top, bottom = 320, 150, 64, 28, 34
+    rows = max(1, -(-len(kernels) // columns))
+    width, height = columns * pw, rows * ph + 30
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="8" y="18" font-size="13">{escape(metric)} per unit of work, by commit (oldest left)</text>']
+    for k, (kernel, values) in enumerate(kernels.items()):
+        x0, y0 = (k % columns) * pw + left, (k // columns) * ph + 30 + top
+        w, h = pw - left - 12, ph - top - bottom
+        out.append(f'<text x="{x0 - left + 8}" y="{y0 - 10}" font-size="11">{escape(kernel)}</text>')
+        out.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#bbb"/>')
+        known = [v for v in values if v is not None]
+        if not known:
+            continue
+        lo, hi = min(known), max(known)
+        pad = (hi - lo) * 0.1 or abs(hi) * 0.01 or 1.0
+        lo, hi = lo - pad, hi + pad
+        n = len(values)
+
+        def at(i: int, v: float) -> tuple[float, float]:
+            return x0 + (w * (i + 0.5) / n), y0 + h - h * (v - lo) / (hi - lo)
+
+        for v, y in ((hi - pad, y0 + h * pad / (hi - lo)), (lo + pad, y0 + h - h * pad / (hi - lo))):
+            out.append(f'<text x="{x0 - 4}" y="{y + 3:.1f}" text-anchor="end">{v:.4g}</text>')
+        points = [at(i, v) for i, v in enumerate(values) if v is not None]
+        out.append('<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="'
+                   + " ".join(f"{x:.1f},{y:.1f}" for x, y in points) + '"/>')
+        for (x, y), (i, v) in zip(points, [(i, v) for i, v in enumerate(values) if v is not None]):
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="#1f77b4">'
+                       f'<title>{escape(labels[i])}: {v:.6g}</title></circle>')
+        step = max(1, -(-n // 6))
+        for i in range(0, n, step):
+            x, _ = at(i, lo)
+            out.append(f'<text x="{x:.1f}" y="{y0 + h + 12}" text-anchor="middle">{escape(labels[i][:7])}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def verdicts(records: Sequence[dict[str, Any]]) -> str:
+    """How often the "compare" records called each benchmark SLOWER or FASTER, and any benchmark SLOWER."""
+    runs = [r for r in records if r.get("kind") == "compare"]
+    if not runs:
+        raise ToolError("the history holds no compare records")
+    names = list(dict.fromkeys(name for r in runs for name in r.get("ratios", {})))
+    lines = [f"{len(runs)} comparisons; a regression (any benchmark SLOWER) in "
+             f"{sum(any(v.get('verdict') == 'SLOWER' for v in r.get('ratios', {}).values()) for r in runs)}"]
+    for name in names:
+        got = [r["ratios"][name] for r in runs if name in r.get("ratios", {})]
+        ratios = sorted(v["ratio"] for v in got)
+        lines.append(f"  {name}: SLOWER {sum(v['verdict'] == 'SLOWER' for v in got)}, "
+                     f"FASTER {sum(v['verdict'] == 'FASTER' for v in got)}, same {sum(v['verdict'] == 'same' for v in got)} "
+                     f"of {len(got)}; ratio {ratios[0]:.3f}..{ratios[-1]:.3f}")
+    return "\n".join(lines)
+
+
+@guarded
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.history", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    plot = commands.add_parser("plot", help="draw every kernel's count over commits as SVG")
+    plot.add_argument("file", type=Path, help="the JSON-lines history")
+    plot.add_argument("-o", "--output", type=Path, default=Path("history.svg"), help="the SVG to write (history.svg)")
+    plot.add_argument("--metric", default="Ir", help="Ir (instructions, default), D1mr, LLmr, ... per unit")
+    summary = commands.add_parser("verdicts", help="how often the comparisons in the file called a regression")
+    summary.add_argument("file", type=Path, help="the JSON-lines history")
+    args = parser.parse_args(argv)
+    if args.command == "verdicts":
+        print(verdicts(read(args.file)))
+        return 0
+    labels, kernels = series(read(args.file), args.metric)
+    if not labels:
+        raise ToolError(f"{args.file} holds no counts records (append some with `python -m benchmarks.counts check --history {args.file}`)")
+    try:
+        args.output.write_text(svg(labels, kernels, args.metric))
+    except OSError as error:
+        raise ToolError(f"cannot write {args.output}: {error.strerror}") from None
+    print(f"{args.output}: {len(kernels)} kernels over {len(labels)} commits")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,394 @@
+"""GNU Backgammon's SGF match files (`GM[6]`): one game tree per game (docs/formats.md, "SGF").
+
+Short nardy is written as GNU Backgammon writes it: each game's root node holds `MI` (match
+length, game number, both scores), `PW`/`PB` (the players: W is White, the `.mat` file's left
+column), `RU` (`Crawford`, `Crawford:CrawfordGame`, `Jacoby`) and `RE` (`W+2`, `B+4R` for a
+resignation); then one node per action: `W[31hefe]` (the dice, then each step as two letters
+in the mover's own numbers, `a` = 1 ... `x` = 24, `y` the bar, `z` off; Black's letters
+counted from `x` down), `B[double]`, `W[take]`, `W[drop]`.
+
+Long nardy, and rule options SGF has no property for, use nardy's own properties, which
+GNU Backgammon ignores: `NV[LongNardy]` (the variant) and `NR[block_rule=home koks=true]`
+(the options that differ from the defaults, as in the `.mat` Rules tag). A drawn game is
+`RE[Draw]`. Reading replays every game through the rules as `matfile.read` does, with the
+same `strict` switch and warnings.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from . import __version__, files
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
+from .game import Game, Match
+from .matfile import MatchRecord, ReadWarning, format_options, parse_options
+from .move import BAR, OFF
+from .rules import Color, Rules, Variant
+
+VARIANT_PROPERTY, RULES_PROPERTY = "NV", "NR"
+LONG = "LongNardy"
+MAX_SIZE = 50_000_000  # characters: a bigger text is refused before parsing
+_TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
+
+Node = list[tuple[str, list[str]]]
+
+
+# the SGF syntax ------------------------------------------------------------------------------------
+
+def parse(text: str) -> list[list[Node]]:
+    """The game trees of an SGF collection, each as its main line of nodes (variations after
+    the first are skipped). `InvalidNotationError` names the offset of what is malformed."""
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"an SGF file is text, got {type(text).__name__}")
+    if len(text) > MAX_SIZE:
+        raise InvalidNotationError(f"the SGF text has {len(text)} characters; at most {MAX_SIZE} are read")
+    trees: list[list[Node]] = []
+    i, n = 0, len(text)
+
+    def skip(i: int) -> int:
+        while i < n and text[i].isspace():
+            i += 1
+        return i
+
+    def error(i: int, what: str) -> InvalidNotationError:
+        return InvalidNotationError(f"malformed SGF at offset {i}: {what}")
+
+    def tree(i: int, nodes: list[Node] | None) -> int:
+        """Parse the game tree at text[i] == '('; append its main line to `nodes` (None: skip)."""
+        i = skip(i + 1)
+        if i >= n or text[i] != ";":
+            raise error(i, "a game tree starts with a node (';')")
+        while i < n and text[i] == ";":
+            node: Node = []
+            i = skip(i + 1)
+            while i < n and text[i].isalpha():
+                start = i
+                while i < n and text[i].isalpha():
+                    i += 1
+                name = text[start:i]
+                if not name.isupper() or not name.isascii():
+                    raise error(start, f"a property name is upper-case letters, got {name!r}")
+                values: list[str] = []
+                i = skip(i)
+                while i < n and text[i] == "[":
+                    j, chars = i + 1, []
+                    while j < n and text[j] != "]":
+                        if text[j] == "\\" and j + 1 < n:
+                            j += 1
+                            if text[j] != "\n":  # an escaped newline is a soft line break
+                                chars.append(text[j])
+                        else:
+                            chars.append(text[j])
+                        j += 1
+                    if j >= n:
+                        raise error(i, f"the value of {name} is not closed with ']'")
+                    values.append("".join(chars))
+                    i = skip(j + 1)
+                if not values:
+                    raise error(i, f"property {name} has no value")
+                node.append((name, values))
+            if nodes is not None:
+                nodes.append(node)
+            i = skip(i)
+        first = True
+        while i < n and text[i] == "(":  # variations: the first continues the main line
+            i = skip(tree(i, nodes if first else None))
+            first = False
+        if i >= n or text[i] != ")":
+            raise error(i, "expected ')' to close the game tree" if i < n else "the text ends inside a game tree")
+        return i + 1
+
+    i = skip(i)
+    while i < n:
+        if text[i] != "(":
+            raise error(i, f"expected '(' to open a game tree, got {text[i]!r}")
+        nodes: list[Node] = []
+        i = skip(tree(i, nodes))
+        trees.append(nodes)
+    if not trees:
+        raise InvalidNotationError("not an SGF file: no game tree")
+    return trees
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+# writing ------------------------------------------------------------------------------------------
+
+def _point(point: int, black: bool) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("x") - (point - 1)) if black else chr(ord("a") + point - 1)
+
+
+def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White", "Black"),
+          tags: dict[str, str] | None = None) -> str:
+    """The SGF text of a match (a single game is written as a money session of one game)."""
+    if isinstance(match, MatchRecord):
+        players, tags = match.players, {**match.tags, **(tags or {})}
+        match = match.match
+    games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
+    rules = match.rules
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidArgumentError(f"a player's name is a non-empty text, got {name!r}")
+    options = rules.non_defaults()
+    options.pop("crawford" if length > 1 else "jacoby" if not length else "", None)
+    out = []
+    for number, game in enumerate(games):
+        white, black = game.score
+        head = [f"FF[4]GM[6]CA[UTF-8]AP[nardy:{__version__}]MI[length:{length}][game:{number}][ws:{white}][bs:{black}]",
+                f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]"]
+        if number == 0:
+            for prop, tag in _TAGS.items():
+                if tags and tag in tags:
+                    value = tags[tag].replace(".", "-") if prop == "DT" else tags[tag]
+                    head.append(f"{prop}[{_escape(value)}]")
+        if rules.variant is Variant.LONG:
+            head.append(f"{VARIANT_PROPERTY}[{LONG}]")
+        if options:
+            head.append(f"{RULES_PROPERTY}[{format_options(options)}]")
+        if rules.variant is Variant.SHORT and length > 1 and rules.crawford:
+            head.append("RU[Crawford:CrawfordGame]" if game.crawford_game else "RU[Crawford]")
+        elif rules.variant is Variant.SHORT and not length and rules.jacoby:
+            head.append("RU[Jacoby]")
+        result = game.result
+        if result is not None:
+            if result.winner is None:
+                head.append("RE[Draw]")
+            else:
+                given_up = "R" if result.kind in ("resigned", "forfeit") else ""
+                head.append(f"RE[{'W' if result.winner is Color.WHITE else 'B'}+{result.points}{given_up}]")
+        nodes = []
+        for color, kind, value in game.history():
+            side = "W" if color is Color.WHITE else "B"
+            if kind == "move":
+                steps = "".join(_point(s.src, side == "B") + _point(s.dst, side == "B") for s in value.steps)
+                nodes.append(f";{side}[{value.dice[0]}{value.dice[1]}{steps}]")
+            elif kind in ("double", "take", "drop"):
+                nodes.append(f";{side}[{kind}]")
+        out.append("(;" + "".join(head) + "".join("\n" + node for node in nodes) + ")\n")
+    return "".join(out)
+
+
+def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwargs: Any) -> None:
+    """Write `match` to an SGF file (whole or not at all: see `nardy.files.write_text`)."""
+    files.write_text(path, write(match, **kwargs))
+
+
+# reading ------------------------------------------------------------------------------------------
+
+def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+    """The match an SGF text holds, every game replayed and checked against the rules.
+
+    Errors and `strict` as in `matfile.read`; a warning's `line` is the node's number in its
+    game tree (the root is node 1).
+    """
+    trees = parse(text)
+    return _Reader(rules, strict).read(trees)
+
+
+def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+    """Read an SGF file (see `read`)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(MAX_SIZE + 1)
+    except UnicodeDecodeError as exc:
+        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    return read(text, rules, strict=strict)
+
+
+@dataclass
+class _Root:
+    length: int = 0
+    number: int = 0
+    score: tuple[int, int] = (0, 0)
+    players: tuple[str, str] = ("White", "Black")
+    rules: Rules | None = None
+    crawford_game: bool = False
+    result: str | None = None
+
+
+def _number(text: str, what: str) -> int:
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise InvalidNotationError(f"{what} is a whole number of at most 9 digits, got {text[:20]!r}")
+    return int(text)
+
+
+class _Reader:
+    def __init__(self, rules: Rules | None, strict: bool) -> None:
+        self.given, self.strict = rules, strict
+        self.warnings: list[ReadWarning] = []
+        self.match: Match | None = None
+        self.players: tuple[str, str] | None = None
+        self.tags: dict[str, str] = {}
+        self.game_number = 0
+        self.node = 0
+
+    def _tolerate(self, message: str) -> None:
+        if self.strict:
+            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+        self.warnings.append(ReadWarning(self.game_number, self.node, message))
+
+    def read(self, trees: list[list[Node]]) -> MatchRecord:
+        self.game_count = len(trees)
+        for index, nodes in enumerate(trees, 1):
+            self.game_number, self.node = index, 1
+            try:
+                self._game(nodes, index)
+            except NardyError as exc:
+                raise type(exc)(f"game {index}, node {self.node}: {exc}") from exc
+        assert self.match is not None
+        return MatchRecord(self.match, self.players or ("White", "Black"), self.tags, self.warnings)
+
+    def _root(self, node: Node, first: bool) -> _Root:
+        root = _Root()
+        props = {name: values for name, values in node}
+        if props.get("GM", ["6"])[0].strip() != "6":
+            raise InvalidNotationError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])")
+        for value in props.get("MI", []):
+            key, _, number = value.partition(":")
+            if key == "length":
+                root.length = _number(number, "the match length")
+            elif key == "game":
+                root.number = _number(number, "the game number")
+            elif key in ("ws", "bs"):
+                score = _number(number, "a score")
+                root.score = (score, root.score[1]) if key == "ws" else (root.score[0], score)
+        root.players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
+        ru = props.get("RU", [""])[0]
+        variant = Variant.SHORT
+        if VARIANT_PROPERTY in props:
+            if props[VARIANT_PROPERTY][0] != LONG:
+                raise InvalidNotationError(f"unsupported variant {VARIANT_PROPERTY}[{props[VARIANT_PROPERTY][0]}]")
+            variant = Variant.LONG
+        options = parse_options(props.get(RULES_PROPERTY, [""])[0])
+        if variant is Variant.SHORT:
+            if root.length > 1:  # gnubg writes no Crawford rule for a 1-point match
+                options["crawford"] = ru.startswith("Crawford")
+            else:
+                options["jacoby"] = ru == "Jacoby" or options.get("jacoby", False)
+        root.crawford_game = ru == "Crawford:CrawfordGame"
+        root.rules = Rules(variant, **options)
+        root.result = props.get("RE", [None])[0]
+        if first:
+            for prop, tag in _TAGS.items():
+                if prop in props:
+                    self.tags[tag] = props[prop][0].replace("-", ".") if prop == "DT" else props[prop][0]
+        return root
+
+    def _game(self, nodes: list[Node], index: int) -> None:
+        root = self._root(nodes[0], self.match is None)
+        if self.match is None:
+            if self.given is not None and self.given != root.rules:
+                raise InvalidNotationError(f"the file is played with {root.rules!r}, not {self.given!r}")
+            assert root.rules is not None
+            self.match = Match(root.rules, root.length)
+            self.players = root.players
+            if root.score != (0, 0):
+                self._tolerate(f"the match starts at {root.score[0]}-{root.score[1]}, not 0-0")
+                self.match.score = {Color.WHITE: root.score[0], Color.BLACK: root.score[1]}
+        match = self.match
+        if root.rules != match.rules or root.length != match.length:
+            raise InvalidNotationError("every game of a match has the same rules and length")
+        if root.players != self.players:
+            raise InvalidNotationError(f"the players are {self.players}, not {root.players}")
+        score = (match.score[Color.WHITE], match.score[Color.BLACK])
+        if root.score != score:
+            raise IllegalMoveError(f"MI says the score is {root.score[0]}-{root.score[1]}, but the games before make it "
+                                   f"{score[0]}-{score[1]}")
+        game: Game | None = None
+        dice: list[int] = []
+        for self.node, node in enumerate(nodes[1:], 2):
+            for name, values in node:
+                if name in ("AE", "AB", "AW"):
+                    raise InvalidNotationError("set-up positions (AE, AB, AW) are not read: nardy reads played games")
+                if name not in ("W", "B"):
+                    continue  # analysis, comments, dice set-up: not part of the play
+                column = Color.WHITE if name == "W" else Color.BLACK
+                if game is None:
+                    game = match.new_game(starter=column, dice=dice)
+                    if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
+                        self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
+                        game.crawford_game = root.crawford_game
+                self._act(game, column, values[0].strip(), dice)
+        if game is None:
+            if index != self.game_count:
+                raise IllegalMoveError("a game with no play")
+            self._tolerate(f"the file ends before game {index} is played")  # gnubg saves a game just begun
+            return
+        self._result(game, root.result)
+        if game.over:
+            match.finish_game()
+        elif index != self.game_count:
+            raise IllegalMoveError(f"game {index} ends without a result")
+
+    game_count = 0
+
+    def _act(self, game: Game, column: Color, value: str, dice: list[int]) -> None:
+        if column is not game.turn:
+            raise IllegalMoveError(f"{column.name[0]}[{value}] is {column.name.lower()}'s, but {game.turn.name.lower()} is to act")
+        if value in ("double", "take", "drop"):
+            getattr(game, value)()
+            return
+        if len(value) < 2 or not all(c in "123456" for c in value[:2]) or len(value) % 2 or len(value) > 10:
+            raise InvalidNotationError(f"a move is the dice and up to four steps of two letters, got {value!r}")
+        black = column is Color.BLACK
+        steps = []
+        for k in range(2, len(value), 2):
+            pair = []
+            for c in value[k:k + 2]:
+                if c == "y":
+                    pair.append(BAR)
+                elif c == "z":
+                    pair.append(OFF)
+                elif "a" <= c <= "x":
+                    pair.append(ord("x") - ord(c) + 1 if black else ord(c) - ord("a") + 1)
+                else:
+                    raise InvalidNotationError(f"{c!r} is not a point letter (a-x, y the bar, z off) in {value!r}")
+            steps.append(f"{pair[0]}/{pair[1]}")
+        dice.extend((int(value[0]), int(value[1])))
+        game.roll()
+        if not steps and any(move.steps for move in game.legal_moves()):
+            moves = game.legal_moves()
+            if self.strict or len(moves) != 1:
+                raise IllegalMoveError(f"the roll {value[:2]} shows no move, but it can be played")
+            game.play(moves[0])
+            self.warnings.append(ReadWarning(self.game_number, self.node, f"played the forced move {moves[0]}, which the file leaves out"))
+            return
+        game.play(game.parse_move(" ".join(steps)))
+
+    def _result(self, game: Game, text: str | None) -> None:
+        if text is None:
+            if not game.over:
+                self._tolerate(f"game {self.game_number} has no result (RE) and is unfinished")
+            return
+        text = text.strip()
+        if text in ("Draw", "0"):
+            if game.result is None or game.result.winner is not None:
+                raise IllegalMoveError(f"RE[{text}], but the game stands {game.result or 'unfinished'}")
+            return
+        if len(text) < 3 or text[0] not in "WB" or text[1] != "+":
+            raise InvalidNotationError(f"RE is W+points or B+points (R: resigned), got {text!r}")
+        winner = Color.WHITE if text[0] == "W" else Color.BLACK
+        resigned = text.endswith("R")
+        points = _number(text[2:-1] if resigned else text[2:], "the points won")
+        if game.result is None:
+            if not resigned:
+                raise IllegalMoveError(f"RE[{text}], but the game is unfinished")
+            value, rest = divmod(points, game.cube_value)
+            if not rest and value in (1, 2, 3):
+                game.resign(value, by=winner.other)
+            else:
+                self._tolerate(f"{winner.name.lower()} wins {points} points at cube {game.cube_value}, which no "
+                               f"resignation gives: read as a forfeit")
+                game.forfeit(points, by=winner.other)
+        elif game.result.winner is not winner or game.result.points != points:
+            actual = "nobody" if game.result.winner is None else game.result.winner.name.lower()
+            raise IllegalMoveError(f"RE[{text}], but the play gives {actual} {game.result.points}")

@@ -1,0 +1,216 @@
+"""Reading the archives players have (issue 12): server and gnubg match files, strict and lenient."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy import Color, Match, matfile
+from nardy.errors import IllegalMoveError, InvalidNotationError
+
+DATA = Path(__file__).parent / "data" / "archives"
+
+
+def score(record: matfile.MatchRecord) -> tuple[int, int]:
+    return record.match.score[Color.WHITE], record.match.score[Color.BLACK]
+
+
+@pytest.mark.parametrize("name, games, final", [
+    ("gnubg-export-1.mat", 6, (3, 7)),  # GNU Backgammon's own export (self-play, 7 points)
+    ("gnubg-export-2.mat", 4, (0, 9)),
+    ("server-steps.mat", 3, (1, 4)),  # every die its own step, no '*' (was "ambiguous" 3 times)
+])
+def test_archives_that_read_strictly(name, games, final):
+    for strict in (True, False):
+        record = matfile.load(DATA / name, strict=strict)
+        assert len(record.games) == games and score(record) == final and record.warnings == []
+        assert all(game.over for game in record.games)
+
+
+@pytest.mark.parametrize("name, error, games, final, warnings", [
+    ("mid-match.mat", "game 3, line 5: the file starts at game 3, not game 1", 4, (3, 7),
+     ["game 3, line 5: the file starts at game 3, not game 1", "game 3, line 6: the match starts at 1-1, not 0-0"]),
+    ("forced-left-out.mat", "game 3, line 45: the roll on line 44 shows no move, but it can be played (it is forced", 4, (0, 9),
+     ["game 3, line 44: played the forced move bar/23 bar/21, which the file leaves out"]),
+    ("server-noise.mat", "game 1, line 9: cannot read 'Illegal play (24/14 13/10)'", 2, (17, 0),
+     ["game 1, line 9: skipped a line that is not a row: 'Illegal play (24/14 13/10)'",
+      "game 2, line 21: skipped a line that is not a row: '** gnubg has left the match **'",
+      "game 2, line 22: white wins 16 points at cube 2, which no resignation gives (1, 2 or 3 times the cube): "
+      "read as a forfeit"]),
+])
+def test_archives_that_need_lenient_reading(name, error, games, final, warnings):
+    with pytest.raises((IllegalMoveError, InvalidNotationError)) as info:
+        matfile.load(DATA / name)
+    assert error in str(info.value)
+    record = matfile.load(DATA / name, strict=False)
+    assert len(record.games) == games and score(record) == final
+    assert [str(w) for w in record.warnings] == warnings
+    assert all(game.over for game in record.games)
+
+
+def test_a_mid_match_archive_starts_at_its_first_score_line():
+    record = matfile.load(DATA / "mid-match.mat", strict=False)
+    assert record.games[0].score == (1, 1)
+    assert [w.game for w in record.warnings] == [3, 3]
+
+
+def test_a_forfeit_is_recorded_as_a_forfeit_and_written_back():
+    record = matfile.load(DATA / "server-noise.mat", strict=False)
+    game = record.games[-1]
+    assert (game.result.winner, game.result.kind, game.result.points, game.cube_value) == (Color.WHITE, "forfeit", 16, 2)
+    assert game.history()[-1] == (Color.BLACK, "forfeit", 16)
+    again = matfile.read(matfile.write(record), strict=False)
+    assert score(again) == (17, 0) and again.games[-1].result == game.result
+
+
+def test_the_file_s_score_lines_are_checked_in_every_mode():
+    text = (DATA / "gnubg-export-1.mat").read_text().replace(" gnubg : 1 ", " gnubg : 2 ", 1)
+    for strict in (True, False):
+        with pytest.raises(IllegalMoveError, match="game 2, line 14: the score line says 2-0, but the games before make it 1-0"):
+            matfile.read(text, strict=strict)
+
+
+GAME = """\
+ 3 point match
+
+ Game 1
+ a : 0                          b : 0
+  1) 31: 8/5 6/5                64: 24/18 13/9
+  2) 55: 13/8 13/8 6/1* 6/1     62: 25/23 13/7
+  3)  Doubles => 2               Drops
+      Wins 1 point
+"""
+
+
+def test_row_numbers_are_checked():
+    # issue 17: swapped rows were read without a word
+    swapped = GAME.replace("  1) 31:", "  2) 31:", 1).replace("  2) 55:", "  1) 55:", 1)
+    with pytest.raises(IllegalMoveError, match="game 1, line 5: row 2 where row 1 was expected"):
+        matfile.read(swapped)
+    with pytest.raises(IllegalMoveError, match="game 1, line 5: row 2 where row 1 was expected"):
+        matfile.read(GAME.replace("  1) 31:", "  2) 31:"))
+    record = matfile.read(GAME.replace("  3)  Doubles", "  4)  Doubles"), strict=False)
+    assert [str(w) for w in record.warnings] == ["game 1, line 7: row 4 where row 3 was expected"]
+
+
+def test_the_match_the_file_says_is_won_must_be_won():
+    with pytest.raises(IllegalMoveError, match="game 1, line 8: the file says white wins the match, but that makes 1 of 3"):
+        matfile.read(GAME.replace("Wins 1 point", "Wins 1 point and the match"))
+
+
+@pytest.mark.parametrize("change, message", [
+    ((" 3 point match", " " + "9" * 5000 + " point match"), "a match length 999999999999... has 5000 digits"),
+    (("Game 1", "Game 1" + "0" * 5000), "a game number"),
+    (("a : 0 ", "a : " + "1" * 5000 + " "), "a score"),
+    (("Doubles => 2", "Doubles => " + "2" * 5000), "a cube value"),
+    (("Wins 1 point", "Wins " + "1" * 5000 + " points"), "the points won"),
+    (("  1) 31", " " + "1" * 5000 + ") 31"), "a row number"),
+])
+def test_numbers_with_thousands_of_digits_are_nardy_errors(change, message):
+    with pytest.raises(InvalidNotationError, match=message):
+        matfile.read(GAME.replace(*change), strict=False)
+
+
+@pytest.mark.parametrize("line", [
+    " " * 2000 + "a",  # the score line that backtracked for 9 s
+    "a" + " " * 2000 + ":",
+    "a :" + " " * 2000 + "0 b : 0 x",
+])
+def test_pathological_score_lines_are_rejected(line):
+    # the parse is one pass over the words: linear in the length (benchmarks/ measures it)
+    with pytest.raises(InvalidNotationError, match="game 1, line 4: expected the score line"):
+        matfile.read(GAME.replace(" a : 0                          b : 0", line))
+
+
+def test_a_line_longer_than_the_limit_is_an_error_naming_it():
+    long_tag = '; [Site "' + "x" * matfile.MAX_LINE + '"]\n'
+    with pytest.raises(InvalidNotationError, match=f"line 2: the line has {matfile.MAX_LINE + 11} characters"):
+        matfile.read("\n" + long_tag + GAME)
+    tags = '; [Site' + " " * 3000 + '"x"]\n'  # a tag line with a long run of spaces reads in one pass
+    assert matfile.read(tags + GAME).tags == {"Site": "x"}
+
+
+def test_writing_is_whole_or_nothing(tmp_path, monkeypatch):
+    record = matfile.read(GAME)
+    path = tmp_path / "m.mat"
+    path.write_text("the old file\n")
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError, match="No space"):
+        matfile.dump(record, path)
+    assert path.read_text() == "the old file\n" and os.listdir(tmp_path) == ["m.mat"]
+    monkeypatch.undo()
+    matfile.dump(record, path)
+    assert matfile.load(path).match.score == record.match.score and os.listdir(tmp_path) == ["m.mat"]
+
+
+def test_an_unwritable_folder_leaves_nothing(tmp_path):
+    with pytest.raises(OSError):
+        matfile.dump(Match("short", 1), tmp_path / "missing" / "m.mat")
+    assert os.listdir(tmp_path) == []
+
+
+# the command line -------------------------------------------------------------------------------
+
+def test_replay_many_files_one_line_each_and_the_exit_code(capsys):
+    from nardy.cli import main
+
+    assert main(["replay", str(DATA)]) == 2  # three files need lenient reading: it goes on past them
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == 6 and "3 of 6 files could not be read" in err
+    assert f"{DATA / 'server-steps.mat'}: 3 game(s), 122 moves, score gnubg 1, root 4" in lines
+    assert any(line.startswith(f"{DATA / 'mid-match.mat'}: error: game 3, line 5: the file starts at game 3") for line in lines)
+    assert main(["replay", "--lenient", str(DATA / "*.mat")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 6
+    assert f"{DATA / 'forced-left-out.mat'}: 4 game(s), 138 moves, score gnubg 0, root 9, 1 warning(s): " \
+           "game 3, line 44: played the forced move bar/23 bar/21, which the file leaves out" in lines
+
+
+def test_replay_of_one_file_prints_its_warnings(capsys):
+    from nardy.cli import main
+
+    assert main(["replay", "--lenient", str(DATA / "mid-match.mat")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "warning: game 3, line 5: the file starts at game 3, not game 1\n"
+        "warning: game 3, line 6: the match starts at 1-1, not 0-0")
+
+
+def test_convert_match_both_ways(tmp_path, capsys):
+    from nardy import sgf
+    from nardy.cli import main
+
+    original = matfile.load(DATA / "gnubg-export-2.mat")
+    assert main(["convert-match", str(DATA / "gnubg-export-2.mat"), str(tmp_path / "m.sgf")]) == 0
+    assert main(["convert-match", str(tmp_path / "m.sgf"), str(tmp_path / "m.mat")]) == 0
+    for record in (sgf.load(tmp_path / "m.sgf"), matfile.load(tmp_path / "m.mat")):
+        assert [g.history() for g in record.games] == [g.history() for g in original.games]
+        assert record.match.score == original.match.score and record.players == original.players
+    assert main(["convert-match", str(DATA / "server-noise.mat"), str(tmp_path / "n.sgf")]) == 2
+    assert not (tmp_path / "n.sgf").exists()
+    assert main(["convert-match", "--lenient", str(DATA / "server-noise.mat"), str(tmp_path / "n.sgf")]) == 0
+    assert main(["convert-match", str(tmp_path / "m.sgf"), str(tmp_path / "m.txt")]) == 2
+    assert "a match file ends in .mat or .sgf" in capsys.readouterr().err
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(st.text(max_size=300), st.builds(lambda a, b: a + b, st.sampled_from([GAME, "(;GM[6]MI[length:3]"]),
+                                                           st.text(alphabet=" \n;:[]()*/0123456789abwxyzWBDoublesTakesWin=>", max_size=200))),
+       strict=st.booleans())
+def test_any_text_gives_a_record_or_nardy_s_error(text, strict):
+    from nardy import sgf
+    from nardy.errors import NardyError
+
+    for reader in (matfile.read, sgf.read):
+        try:
+            reader(text, strict=strict)
+        except NardyError:
+            pass

@@ -1,0 +1,373 @@
+"""Issue 17 (input validation) and issue 12 (XGID doubles, 1-point matches): each defect found,
+as a test that failed before its fix. No silent wrong answer, no foreign exception."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import nardy
+from nardy import (
+    Color,
+    Game,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRulesError,
+    Match,
+    Move,
+    NardyError,
+    Position,
+    Rules,
+    Variant,
+    batch,
+)
+from nardy.notation import LONG_ID_PREFIX, MatchState, _encode, match_id, parse_match_id, parse_xgid, read_position, xgid
+from strategies import boards
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def _xgid_with(**fields: str) -> str:
+    names = ["position", "cube", "owner", "turn", "dice", "bottom", "top", "cj", "length", "max"]
+    values = dict(zip(names, START_XGID.removeprefix("XGID=").split(":")))
+    values.update(fields)
+    return "XGID=" + ":".join(values[n] for n in names)
+
+
+# colours: one rule (Color.parse) for every parameter --------------------------------------------
+
+# Black on roll, White 2 checkers on its 1-point, Black 15 on its 24-point: pips 2 and 360
+ASYMMETRIC = Position.from_points("long", white={1: 2}, black={12: 15}, turn=Color.BLACK, validate=False)
+
+
+@pytest.mark.parametrize("colour, spellings", [(Color.WHITE, [0, "white", "WHITE", np.int64(0)]),
+                                               (Color.BLACK, [1, "black", "Black", np.uint8(1)])])
+@pytest.mark.parametrize("on_roll", list(Color))
+def test_every_colour_parameter_reads_the_constructors_spellings(colour, spellings, on_roll):
+    p = Position(ASYMMETRIC.view(), "long", Color.BLACK, validate=False)
+    if on_roll is Color.WHITE:
+        p = p.pass_turn()
+    assert (p.pip_count(Color.WHITE), p.pip_count(Color.BLACK)) == (2, 360)
+    for spelling in spellings:
+        assert p.pip_count(spelling) == p.pip_count(colour)
+        assert p.checkers(spelling) == p.checkers(colour)
+        assert p.bar(spelling) == p.bar(colour)
+        assert p.borne_off(spelling) == p.borne_off(colour)
+        assert p.has_illegal_block(spelling) == p.has_illegal_block(colour)
+        assert Position(p.view(), "long", spelling, validate=False).turn is colour
+
+
+@pytest.mark.parametrize("bad", [True, False, 2, -1, "red", "", 0.0, Color, [0]])
+def test_every_colour_parameter_rejects_the_same_things(bad):
+    p = ASYMMETRIC
+    for call in (p.pip_count, p.checkers, p.bar, p.borne_off, p.has_illegal_block,
+                 lambda c: Position(p.view(), "long", c), lambda c: Position.start("short", c),
+                 lambda c: Game("short", starter=c)):
+        with pytest.raises(InvalidArgumentError, match="unknown colour"):
+            call(bad)
+
+
+def test_a_game_reads_by_as_every_colour_parameter_does():
+    game = Game("long", seed=3, starter=0)
+    assert game.starter is Color.WHITE
+    game.roll(by="white")  # was "it is white's turn, not white's"
+    with pytest.raises(IllegalMoveError, match="it is white's turn, not black's"):
+        game.play(game.legal_moves()[0], by=1)
+    game.play(game.legal_moves()[0], by=0)
+
+
+# variants and rules: one helper each (Variant.parse, Rules.of) -----------------------------------
+
+def test_batch_pips_and_flip_read_a_variant_name():
+    views = np.array([Position.start("long").view(), ASYMMETRIC.view()], np.int8)
+    assert batch.pips(views, "long").tolist() == batch.pips(views, Variant.LONG).tolist() == [[360, 360], [360, 2]]
+    assert batch.flip(views, "LONG").tolist() == batch.flip(views, Variant.LONG).tolist()
+    for call in (batch.pips, batch.flip):
+        with pytest.raises(InvalidRulesError, match="unknown variant 'lung'"):
+            call(views, "lung")
+        with pytest.raises(InvalidRulesError, match="unknown variant 1"):
+            call(views, 1)
+
+
+@pytest.mark.parametrize("bad", [5, None, object(), Color.WHITE, ["long"]])
+def test_a_parameter_that_takes_rules_names_itself_when_given_something_else(bad):
+    views = np.array([Position.start("long").view()], np.int8)
+    p = Position.start("long")
+    calls = [
+        lambda: batch.generate(views, [[6, 5]], bad), lambda: batch.status(views, bad),
+        lambda: batch.illegal_blocks(views, bad), lambda: Game(bad), lambda: Match(bad, 3),
+        lambda: read_position("NL1W:AAAAAAAAAAAAAA", bad),
+    ]
+    if bad is not None:  # None is "the default rules" where rules are optional
+        calls += [lambda: p.legal_moves((6, 5), bad), lambda: p.status(bad), lambda: p.apply(p.legal_moves((6, 5))[0], bad),
+                  lambda: p.parse_move("24/13", (6, 5), bad), lambda: Position(p.view(), rules=bad)]
+    for call in calls:
+        with pytest.raises(InvalidArgumentError, match="rules must be a Rules"):
+            call()
+
+
+def test_rules_given_as_a_name_are_the_variants_defaults_everywhere():
+    views = np.array([Position.start("long").view()], np.int8)
+    assert batch.status(views, "long").tolist() == batch.status(views, Rules("long")).tolist()
+    with pytest.raises(InvalidRulesError, match="unknown rules 'lung'"):
+        batch.status(views, "lung")
+    assert Position.start("long").legal_moves((6, 5), "long") == Position.start("long").legal_moves((6, 5))
+
+
+# position IDs, arrays, points ----------------------------------------------------------------
+
+def test_a_long_id_whose_sides_share_a_point_is_rejected():
+    # the mover on its own 13, the opponent on its own 1: the same point in long nardy
+    mine = [0] * 25
+    theirs = [0] * 25
+    mine[12], mine[23] = 1, 14
+    theirs[0], theirs[23] = 1, 14
+    text = f"{LONG_ID_PREFIX}W:{_encode([theirs, mine])}"
+    with pytest.raises(InvalidNotationError, match="both sides on point 13"):
+        Position.from_id(text)
+
+
+def test_from_points_refuses_booleans_as_position_does():
+    with pytest.raises(InvalidPositionError, match="True checkers"):
+        Position.from_points("short", white={6: True}, black={19: 15}, validate=False)
+    with pytest.raises(InvalidPositionError, match="on point True"):
+        Position.from_points("short", white={True: 15}, black={19: 15}, validate=False)
+    with pytest.raises(InvalidPositionError, match="white_bar=True"):
+        Position.from_points("short", white={6: 14}, black={19: 15}, white_bar=True, validate=False)
+    with pytest.raises(InvalidPositionError, match="not an integer"):
+        Position([True] + [0] * 25, "short", validate=False)
+
+
+def test_numbers_with_thousands_of_digits_are_refused_before_conversion():
+    huge = "9" * 5000
+    with pytest.raises(InvalidNotationError, match="26 comma-separated integers"):
+        read_position(",".join([huge] + ["0"] * 25), Rules("short"))
+    with pytest.raises(InvalidPositionError, match="an integer of 16610 bits"):
+        Position([10 ** 5000] + [0] * 25, "short")
+    with pytest.raises(InvalidPositionError, match="an integer of"):
+        Position.from_points("short", white={6: 10 ** 5000}, black={})
+    with pytest.raises(InvalidNotationError, match="bottom score"):
+        parse_xgid(_xgid_with(bottom=huge))
+    with pytest.raises(InvalidNotationError):
+        Position.start("short").parse_move(f"{huge}/1", (6, 5))
+
+
+@pytest.mark.parametrize("text", ["8/2²", "8/²", "13/11(²)", "8/٢", "8/2 6/1(99999999)", "24/18(5)"])
+def test_move_text_takes_ascii_digits_only(text):
+    with pytest.raises(InvalidNotationError):
+        Position.start("short").parse_move(text, (6, 5))
+
+
+@pytest.mark.parametrize("views", [
+    np.full((1, 26), np.iinfo(np.uint64).max, np.uint64), np.full((2, 26), np.iinfo(np.int64).min, np.int64),
+    np.full((1, 26), np.iinfo(np.int64).max, np.int64), [[0] * 26, [0] * 25], [[0] * 26, 5], [[10 ** 30] * 26],
+])
+def test_batch_refuses_extreme_and_ragged_boards_with_its_own_error(views):
+    with pytest.raises(InvalidPositionError):
+        batch.pips(views, "long")
+    with pytest.raises(InvalidPositionError):
+        batch.generate(views, [[6, 5]] * 2, "long")
+
+
+def test_batch_refuses_ragged_and_extreme_rolls_with_its_own_error():
+    start = np.array([Position.start("long").view()] * 2, np.int8)
+    for rolls in ([[6, 5], [6]], np.full((2, 2), np.iinfo(np.uint64).max, np.uint64)):
+        with pytest.raises(nardy.InvalidDiceError):
+            batch.generate(start, rolls, "long")
+
+
+def test_text_parsers_refuse_what_is_not_text():
+    for call in (Position.from_id, parse_match_id, parse_xgid, lambda t: read_position(t, Rules("short")),
+                 lambda t: Position.start("short").parse_move(t, (6, 5))):
+        with pytest.raises(InvalidNotationError, match="must be a str"):
+            call(b"24/18")
+
+
+# XGIDs and Match IDs: every field checked, in constant memory ------------------------------------
+
+@pytest.mark.parametrize("fields, name", [
+    ({"dice": "99"}, "dice"), ({"dice": "70"}, "dice"), ({"dice": "07"}, "dice"), ({"cube": "40"}, "cube"),
+    ({"cube": "1000000000"}, "cube"), ({"length": "7", "bottom": "8"}, "bottom score"),
+    ({"length": "7", "top": "7"}, "top score"), ({"cj": "7"}, "crawford/jacoby"), ({"max": "99"}, "max cube"),
+    ({"length": "99999"}, "match length"), ({"turn": "0"}, "turn"),
+])
+def test_xgid_fields_out_of_range_are_named(fields, name):
+    with pytest.raises(InvalidNotationError, match=f"field {name}"):
+        parse_xgid(_xgid_with(**fields))
+
+
+def test_an_xgid_cube_field_of_a_billion_allocates_nothing():
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidNotationError, match="field cube"):
+            parse_xgid(_xgid_with(cube="1000000000"))
+        with pytest.raises(InvalidNotationError, match="field cube"):
+            parse_xgid(_xgid_with(cube="15" + "0" * 10_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+
+
+def test_a_match_id_with_a_score_beyond_the_length_is_rejected():
+    text = match_id(MatchState(match_length=9, score=(2, 4)))
+    key = int.from_bytes(__import__("base64").b64decode(text), "little")
+    beyond = key & ~((1 << 15) - 1 << 36) | 12 << 36  # score0 = 12 in a 9-point match
+    with pytest.raises(InvalidNotationError, match="field score0 = 12 is beyond the match length 9"):
+        parse_match_id(__import__("base64").b64encode(beyond.to_bytes(9, "little")).decode())
+    with pytest.raises(InvalidNotationError, match="score1"):
+        match_id(MatchState(match_length=9, score=(2, 9)))
+    # once the game is over a side may have reached the length
+    assert parse_match_id(match_id(MatchState(game_state=2, match_length=9, score=(2, 9)))).score == (2, 9)
+
+
+# issue 12: an XGID with a double offered names the side that must take or drop ------------------
+
+def test_the_turn_field_of_a_doubled_xgid_is_the_taker():
+    # White (bottom, 1) has doubled to 2: Black (-1) must take or drop, White is on roll
+    position, state = parse_xgid(_xgid_with(turn="-1", dice="D", length="7"))
+    assert position.turn is Color.WHITE and state.on_roll == 1 and state.turn == 0 and state.double_offered
+    assert xgid(position, state).split(":")[3:5] == ["-1", "D"]
+
+
+@given(data=st.data())
+def test_every_xgid_with_a_double_offered_round_trips(data):
+    p = Position(data.draw(boards(Rules("short"))), "short", data.draw(st.sampled_from(list(Color))))
+    length = data.draw(st.sampled_from([0, 1, 3, 7, 25]))
+    score = (data.draw(st.integers(0, max(length - 1, 0))), data.draw(st.integers(0, max(length - 1, 0))))
+    doubler = int(p.turn is Color.WHITE)
+    state = MatchState(
+        cube_value=1 << data.draw(st.integers(0, 6)), cube_owner=data.draw(st.sampled_from([None, doubler])),
+        on_roll=doubler, turn=1 - doubler, double_offered=True, match_length=length, score=score,
+        crawford=False, jacoby=data.draw(st.booleans()) and length == 0,
+    )
+    again, parsed = parse_xgid(xgid(p, state))
+    assert again == p and parsed == state
+
+
+# issue 12: GNU Backgammon never sets the Crawford bit in a 1-point match ------------------------
+
+def test_no_game_of_a_one_point_match_is_a_crawford_game():
+    m = Match("short", 1, seed=4)
+    game = m.new_game()
+    game.roll_off()
+    assert not game.crawford_game and not game.match_state().crawford
+    assert not parse_match_id(game.match_id()).crawford
+
+
+def test_the_crawford_game_is_gnubgs_one_side_at_match_point_and_the_other_not():
+    m = Match("short", 3, seed=1)
+    m.score = {Color.WHITE: 2, Color.BLACK: 0}
+    assert m.new_game().crawford_game
+    m2 = Match("short", 3, seed=1)
+    m2.score = {Color.WHITE: 2, Color.BLACK: 2}  # double match point: never Crawford
+    assert not m2.new_game().crawford_game
+
+
+# pickle and deepcopy of every public value type ---------------------------------------------------
+
+def _only_valid_under_other_rules() -> tuple[Position, Rules]:
+    # long nardy, the mover holds a six-block with no opponent checker ahead of it
+    p = Position.from_points("long", white={13: 1, 14: 1, 15: 1, 16: 1, 17: 1, 18: 1, 24: 9}, black={24: 15},
+                             own_numbers=True, validate=False)
+    rules = Rules("long", block_rule="none")
+    assert p.is_valid(rules) and not p.is_valid()
+    return p, rules
+
+
+def _fields(value: object) -> dict[str, object]:
+    """What a value is made of, comparable (numpy arrays as lists)."""
+    raw = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else dict(vars(value))
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in raw.items() if not k.startswith("_")}
+
+
+def _values() -> list[object]:
+    from nardy import race
+
+    p, rules = _only_valid_under_other_rules()
+    game = Game("short", seed=5)
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    match = Match("short", 3, seed=2)
+    match.new_game().roll_off()
+    sim = nardy.simulate("short", 4, seed=1, threads=1, chunk_size=2)
+    odds = race.race_odds(Position.from_points("short", white={1: 2}, black={24: 3}, validate=False))
+    return [p, Position.start("short"), Position.start("long").legal_moves((6, 5))[0], rules, Rules("short"),
+            game, match, sim, MatchState(cube_value=4, cube_owner=1, dice=(6, 3), match_length=7, score=(3, 5)), odds]
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_every_public_value_type_round_trips(how):
+    for value in _values():
+        again = pickle.loads(pickle.dumps(value)) if how == "pickle" else copy.deepcopy(value)
+        assert type(again) is type(value)
+        if isinstance(value, (Position, Move, Rules, MatchState)) or type(value).__name__ == "RaceOdds":
+            assert again == value
+        else:
+            assert _fields(again).keys() == _fields(value).keys()
+            for key, field in _fields(value).items():
+                if isinstance(field, list) and field and isinstance(field[0], Game):
+                    assert [g.record for g in _fields(again)[key]] == [g.record for g in field]
+                else:
+                    assert _fields(again)[key] == field, key
+
+
+def test_a_game_that_was_pickled_plays_on_as_the_original_does():
+    game = Game("short", seed=9)
+    game.roll_off()
+    again = pickle.loads(pickle.dumps(game))
+    for g in (game, again):
+        g.play(g.legal_moves()[-1])
+        g.roll()
+    assert again.dice == game.dice and again.position == game.position
+
+
+def test_a_position_valid_only_under_other_rules_unpickles():
+    p, rules = _only_valid_under_other_rules()
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert isinstance(pickle.loads(pickle.dumps(p)).status(rules), nardy.Status)
+
+
+def test_the_errors_of_this_file_are_nardy_errors():
+    for error in (InvalidArgumentError, InvalidNotationError, InvalidPositionError, InvalidRulesError):
+        assert issubclass(error, NardyError)
+
+
+# found by tests/fuzz ------------------------------------------------------------------------------
+
+def test_a_game_given_dice_that_are_not_a_sequence_or_a_bad_seed_says_so():
+    with pytest.raises(nardy.InvalidDiceError, match="dice must be an iterable"):
+        Game("long", dice=False)
+    for seed in (-1, "x", 1.5, True):
+        with pytest.raises(InvalidArgumentError, match="seed must be"):
+            Game("long", seed=seed)
+
+
+def test_dice_too_large_for_the_core_are_refused_as_dice():
+    with pytest.raises(nardy.InvalidDiceError, match="a die shows 1..6"):
+        Position.start("long").legal_moves((28, 2 ** 31))
+    with pytest.raises(nardy.InvalidDiceError, match="an integer of"):
+        Position.start("long").legal_moves((1, 10 ** 5000))
+
+
+@pytest.mark.parametrize("dice, steps", [((6, 5), None), ([], ()), ((6, 5), [(0, 10 ** 5000)]), ((6, 5), [(24, 18)] * 5),
+                                         ((9, 9), ()), ((6, 5), [("24", 18)]), ((6, 5), [(24,)])])
+def test_a_move_that_is_made_up_is_refused_when_it_is_made(dice, steps):
+    with pytest.raises(InvalidArgumentError):
+        Move(dice, steps)
+
+
+def test_apply_takes_a_move_or_its_text_and_names_the_parameter_otherwise():
+    p = Position.start("short")
+    assert p.apply("24/18 13/8", dice=(6, 5)) == p.apply(p.parse_move("24/18 13/8", (6, 5)))
+    with pytest.raises(InvalidArgumentError, match="takes a Move or its text"):
+        p.apply(42)  # type: ignore[arg-type]

@@ -1,0 +1,296 @@
+"""The performance tools' logic (benchmarks/counts.py, compare.py, history.py), without valgrind.
+
+The valgrind run itself is CI's `python -m benchmarks.counts check` step; here the measurement
+is replaced by fixed figures so that every decision, table and message is checked in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks import compare, counts, history
+from benchmarks.toolkit import ToolError, resolve
+
+
+# ---------------------------------------------------------------- compare: the bootstrap decision
+
+def test_identical_times_give_ratio_one_and_an_interval_around_it():
+    a = [1.00, 1.02, 0.99, 1.01, 1.00, 0.98]
+    ratio, low, high = compare.ratio_interval(a, a)
+    assert ratio == pytest.approx(1.0) and low == pytest.approx(1.0) and high == pytest.approx(1.0)
+    assert compare.verdict(low, high, 0.05) == "same"
+
+
+def test_the_ratio_is_the_geometric_mean_of_the_paired_rounds():
+    ratio, low, high = compare.ratio_interval([1.0, 2.0, 4.0], [1.1, 2.4, 4.0])
+    assert ratio == pytest.approx(math.exp((math.log(1.1) + math.log(1.2) + 0) / 3))
+    assert low <= ratio <= high
+
+
+@pytest.mark.parametrize("low, high, expected", [
+    (1.051, 1.2, "SLOWER"), (1.049, 1.2, "same"), (0.9, 1.1, "same"), (0.80, 0.95, "FASTER"), (0.80, 0.96, "same"),
+])
+def test_a_verdict_needs_the_whole_interval_beyond_the_threshold(low, high, expected):
+    assert compare.verdict(low, high, 0.05) == expected
+
+
+def test_drift_shared_by_a_pair_cancels():
+    """Load that slows both runs of a round (paired) moves neither the ratio nor the verdict."""
+    load = np.array([1.0, 1.6, 1.1, 2.0, 1.3, 1.0, 1.8, 1.2])
+    ratio, low, high = compare.ratio_interval(load * 1.0, load * 1.10)
+    assert ratio == pytest.approx(1.10) and compare.verdict(low, high, 0.05) == "SLOWER"
+
+
+@pytest.mark.parametrize("slowdown, wanted", [(1.0, "same"), (1.10, "SLOWER")])
+def test_false_alarm_and_detection_rates_on_synthetic_noise(slowdown, wanted):
+    """3% noise per run, 8 rounds, the default threshold: >= 19 of 20 decided right."""
+    rng = np.random.default_rng(7)
+    right = 0
+    for _ in range(200):
+        a = np.exp(rng.normal(0, 0.03, 8))
+        b = slowdown * np.exp(rng.normal(0, 0.03, 8))
+        right += compare.verdict(*compare.ratio_interval(a, b)[1:], compare.THRESHOLD) == wanted
+    assert right >= 190
+
+
+def test_too_few_rounds_or_bad_times_are_refused():
+    with pytest.raises(ToolError, match="at least two paired rounds"):
+        compare.ratio_interval([1.0], [1.0])
+    with pytest.raises(ToolError, match="positive"):
+        compare.ratio_interval([1.0, 0.0], [1.0, 1.0])
+
+
+def test_the_comparison_table_names_each_benchmark_and_its_verdict():
+    a = {"pips": [1e-3] * 4, "perft": [2e-3] * 4, "only-in-a": [1e-3] * 4}
+    b = {"pips": [1.2e-3] * 4, "perft": [2e-3] * 4}
+    ratios = compare.compare(a, b)
+    assert [(r.name, r.verdict) for r in ratios] == [("pips", "SLOWER"), ("perft", "same")]
+    text = compare.table(ratios)
+    assert "pips" in text and "1.200" in text and "[1.200, 1.200]" in text and "SLOWER" in text
+
+
+def test_an_unknown_revision_is_one_line_and_exit_2(capsys):
+    assert compare.main(["no-such-revision-xyz", "HEAD"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "unknown revision 'no-such-revision-xyz'" in err
+
+
+def test_a_known_revision_resolves_to_its_commit():
+    assert len(resolve("HEAD")) == 40
+
+
+def test_bad_rounds_are_refused_before_building(capsys):
+    assert compare.main(["HEAD", "HEAD", "--rounds", "1"]) == 2
+    assert "--rounds must be at least 2" in capsys.readouterr().err
+
+
+def write_benchmark(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "test_tiny.py"
+    path.write_text(f"def test_tiny(benchmark):\n    {body}\n")
+    return str(path)
+
+
+def test_a_run_returns_each_benchmarks_fastest_time(tmp_path):
+    times = compare.run_once(tmp_path, [write_benchmark(tmp_path, "assert benchmark(sum, range(100)) == 4950")],
+                             "A (x)", 0.01)
+    (name, t), = times.items()
+    assert name.endswith("test_tiny") and 0 < t < 0.01
+
+
+def test_a_failing_benchmark_is_one_line_naming_the_revision(tmp_path):
+    selection = [write_benchmark(tmp_path, "assert benchmark(sum, range(3)) == 4, 'wrong total'")]
+    with pytest.raises(ToolError, match=r"a benchmark failed on B \(main\): FAILED .*test_tiny.*wrong total"):
+        compare.run_once(tmp_path, selection, "B (main)", 0.01)
+
+
+def test_a_selection_matching_nothing_is_named(tmp_path):
+    with pytest.raises(ToolError, match="no benchmark matched"):
+        compare.run_once(tmp_path, [write_benchmark(tmp_path, "pass") + "::test_absent"], "A (x)", 0.01)
+
+
+# ---------------------------------------------------------------- counts: the baseline comparison
+
+def entry(ir: int, **units: int) -> dict:
+    return {"units": units or {"row": 100}, "events": {"Ir": ir, "D1mr": 10, "D1mw": 5, "ILmr": 1, "DLmr": 2}}
+
+
+@pytest.mark.parametrize("now, status", [(10_199, "ok"), (10_201, "SLOWER"), (9_801, "ok"), (9_799, "faster")])
+def test_a_kernel_fails_only_when_it_grew_by_more_than_the_tolerance(now, status):
+    (row,) = counts.judge({"pips": entry(10_000)}, {"pips": entry(now)}, 0.02)
+    assert row.status == status and row.change == pytest.approx(now / 10_000 - 1)
+
+
+def test_counts_are_per_unit_so_more_work_is_not_a_regression():
+    (row,) = counts.judge({"k": entry(1000, result=10)}, {"k": entry(2000, result=20)})
+    assert row.base == row.now == 100 and row.status == "ok"
+    assert row.d1 == pytest.approx(15 / 20) and row.ll == pytest.approx(3 / 20)
+
+
+def test_every_unit_of_a_kernel_is_a_row_and_new_or_missing_kernels_are_named():
+    rows = counts.judge({"sim": entry(1000, game=10, ply=500), "gone": entry(5)}, {"sim": entry(1000, game=10, ply=500),
+                                                                                  "added": entry(7)})
+    assert [(r.kernel, r.unit, r.status) for r in rows] == [
+        ("sim", "game", "ok"), ("sim", "ply", "ok"), ("added", "row", "new"), ("gone", "row", "missing")]
+
+
+def test_the_counts_table_shows_baseline_now_and_change():
+    text = counts.table(counts.judge({"pips": entry(1000)}, {"pips": entry(1100)}))
+    header, _, line = text.splitlines()
+    assert "baseline Ir" in header and "now Ir" in header and "change" in header
+    assert line.split()[:6] == ["pips", "row", "10.0", "11.0", "+10.00%", "0.15"] and line.endswith("SLOWER")
+
+
+def test_callgrind_totals_are_read_with_their_trailing_zeros(tmp_path):
+    dump = tmp_path / "cg.out.3"
+    dump.write_text("desc: Trigger: --dump-before=x\nevents: Ir Dr Dw I1mr\nfn=f\n1 2\nsummary: 7098 1798\ntotals: 7098 1798\n")
+    assert counts.totals(dump) == {"Ir": 7098, "Dr": 1798, "Dw": 0, "I1mr": 0}
+    (tmp_path / "junk").write_text("hello\n")
+    with pytest.raises(ToolError, match="not a callgrind profile"):
+        counts.totals(tmp_path / "junk")
+
+
+ENV = {"compiler": "GCC: 12.2.0", "flags": "-O3", "python": "3.11.2", "numpy": "2.4", "cython": "3.3.1",
+       "valgrind": "valgrind-3.19.0", "machine": "x86_64", "avx2": True}
+
+
+@pytest.fixture
+def measured(monkeypatch):
+    """Replace the valgrind run by fixed figures; returns the dict to edit."""
+    now = {"environment": dict(ENV), "kernels": {"pips": entry(1000), "perft": entry(500, leaf=50)}}
+    monkeypatch.setattr(counts, "measure", lambda log=None: json.loads(json.dumps(now)))
+    return now
+
+
+def write_baseline(path: Path, kernels: dict, env: dict = ENV) -> Path:
+    path.write_text(json.dumps({"commit": "abc", "environment": env, "kernels": kernels}))
+    return path
+
+
+def test_check_passes_on_the_same_counts_and_fails_on_a_regression(tmp_path, measured, capsys):
+    baseline = write_baseline(tmp_path / "counts.json", {"pips": entry(1000), "perft": entry(500, leaf=50)})
+    assert counts.main(["check", "--baseline", str(baseline)]) == 0
+    assert "passed" in capsys.readouterr().out
+    measured["kernels"]["perft"] = entry(530, leaf=50)  # +6%
+    assert counts.main(["check", "--baseline", str(baseline)]) == 1
+    out = capsys.readouterr().out
+    assert "FAILED: 1 of 2 rows: perft per leaf (SLOWER)" in out and "benchmarks.counts update" in out
+
+
+def test_check_passes_once_the_baseline_is_updated(tmp_path, measured, capsys):
+    baseline = write_baseline(tmp_path / "counts.json", {"pips": entry(1000), "perft": entry(500, leaf=50)})
+    measured["kernels"]["pips"] = entry(1500)
+    assert counts.main(["check", "--baseline", str(baseline)]) == 1
+    assert counts.main(["update", "--baseline", str(baseline)]) == 0
+    assert json.loads(baseline.read_text())["kernels"]["pips"]["events"]["Ir"] == 1500
+    assert counts.main(["check", "--baseline", str(baseline)]) == 0
+
+
+def test_another_toolchain_is_said_and_not_called_a_regression(tmp_path, measured, capsys):
+    other = dict(ENV, compiler="GCC: 13.1.0")
+    baseline = write_baseline(tmp_path / "counts.json", {"pips": entry(900), "perft": entry(500, leaf=50)}, other)
+    assert counts.main(["check", "--baseline", str(baseline)]) == 0
+    out = capsys.readouterr().out
+    assert "NOT COMPARED" in out and "compiler: baseline 'GCC: 13.1.0', now 'GCC: 12.2.0'" in out
+    assert counts.main(["check", "--strict", "--baseline", str(baseline)]) == 1
+
+
+def test_a_missing_or_broken_baseline_is_one_line_and_exit_2(tmp_path, capsys):
+    assert counts.main(["check", "--baseline", str(tmp_path / "none.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no baseline" in err and "benchmarks.counts update" in err
+    (tmp_path / "bad.json").write_text("{not json")
+    assert counts.main(["check", "--baseline", str(tmp_path / "bad.json")]) == 2
+    assert "is not JSON" in capsys.readouterr().err
+
+
+def test_missing_valgrind_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    baseline = write_baseline(tmp_path / "counts.json", {"pips": entry(1000)})
+    monkeypatch.setattr(counts.shutil, "which", lambda name: None)
+    assert counts.main(["check", "--baseline", str(baseline)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "valgrind is not installed" in err
+
+
+def test_the_committed_baseline_covers_every_kernel_of_the_workload():
+    from benchmarks import kernels
+
+    baseline = counts.read_baseline(counts.BASELINE)
+    assert list(baseline["kernels"]) == list(kernels.KERNELS)
+    for name, kernel in kernels.KERNELS.items():
+        assert tuple(baseline["kernels"][name]["units"]) == kernel.units
+        assert baseline["kernels"][name]["events"]["Ir"] > 0
+    assert {"compiler", "flags", "cython", "python", "numpy", "avx2"} <= set(baseline["environment"])
+
+
+def test_every_measured_def_is_found_in_the_built_core():
+    """The symbol lookup the valgrind run relies on, against this build."""
+    from benchmarks import kernels
+
+    for kernel in kernels.KERNELS.values():
+        name = counts.symbol(kernel.module, kernel.function)
+        assert name.startswith("__pyx_pw_5nardy_") and name.endswith(kernel.function.split(".")[-1])
+    with pytest.raises(ToolError, match="cannot find the compiled def nardy._core.no_such_def"):
+        counts.symbol("_core", "no_such_def")
+
+
+# ---------------------------------------------------------------- history
+
+def test_a_check_appends_its_figures_to_the_history(tmp_path, measured):
+    baseline = write_baseline(tmp_path / "counts.json", {"pips": entry(1000), "perft": entry(500, leaf=50)})
+    log = tmp_path / "perf" / "history.jsonl"
+    assert counts.main(["check", "--baseline", str(baseline), "--history", str(log)]) == 0
+    assert counts.main(["check", "--baseline", str(baseline), "--history", str(log)]) == 0
+    first, second = history.read(log)
+    assert first["kind"] == "counts" and first["counts"]["perft per leaf"]["Ir"] == 10.0
+    assert {"commit", "date", "machine", "environment"} <= set(first) and len(second["commit"]) >= 40
+
+
+def test_history_series_keep_one_point_per_commit_in_order():
+    records = [{"kind": "counts", "commit": c, "counts": {"pips per row": {"Ir": v}}} for c, v in
+               (("aaaa1111", 10.0), ("bbbb2222", 12.0), ("aaaa1111", 11.0))]
+    records.append({"kind": "compare", "commit": "cccc", "ratios": {}})
+    labels, kernels = history.series(records)
+    assert labels == ["bbbb2222", "aaaa1111"] and kernels == {"pips per row": [12.0, 11.0]}
+
+
+def test_the_plot_is_svg_with_a_line_per_kernel(tmp_path, capsys):
+    log = tmp_path / "h.jsonl"
+    for i, commit in enumerate(["1" * 40, "2" * 40, "3" * 40]):
+        history.append(log, {"kind": "counts", "commit": commit,
+                             "counts": {"pips per row": {"Ir": 10.0 + i}, "perft per leaf": {"Ir": 300.0}}})
+    out = tmp_path / "h.svg"
+    assert history.main(["plot", str(log), "-o", str(out)]) == 0
+    assert "2 kernels over 3 commits" in capsys.readouterr().out
+    root = ET.fromstring(out.read_text())
+    lines = root.findall("{http://www.w3.org/2000/svg}polyline")
+    assert len(lines) == 2 and all(len(line.get("points").split()) == 3 for line in lines)
+    assert "1111111" in out.read_text() and "pips per row" in out.read_text()
+
+
+def test_bad_history_files_are_one_line_and_exit_2(tmp_path, capsys):
+    assert history.main(["plot", str(tmp_path / "absent.jsonl")]) == 2
+    assert "no history file" in capsys.readouterr().err
+    (tmp_path / "bad.jsonl").write_text('{"kind": "counts"}\nnot json\n')
+    assert history.main(["plot", str(tmp_path / "bad.jsonl")]) == 2
+    assert "bad.jsonl:2: not JSON" in capsys.readouterr().err
+    (tmp_path / "empty.jsonl").write_text('{"kind": "compare"}\n')
+    assert history.main(["plot", str(tmp_path / "empty.jsonl")]) == 2
+    assert "holds no counts records" in capsys.readouterr().err
+
+
+def test_verdicts_count_the_comparisons_that_called_a_regression(tmp_path, capsys):
+    log = tmp_path / "h.jsonl"
+    for pips in ("same", "SLOWER", "SLOWER"):
+        history.append(log, {"kind": "compare", "ratios": {
+            "pips": {"ratio": 1.1 if pips == "SLOWER" else 1.0, "low": 1, "high": 1, "verdict": pips},
+            "perft": {"ratio": 0.99, "low": 1, "high": 1, "verdict": "same"}}})
+    assert history.main(["verdicts", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "3 comparisons; a regression (any benchmark SLOWER) in 2" in out
+    assert "pips: SLOWER 2, FASTER 0, same 1 of 3; ratio 1.000..1.100" in out

@@ -1,0 +1,156 @@
+"""SGF (GNU Backgammon's match format): round trips, gnubg's files, malformed text, and gnubg itself."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from nardy import Color, Rules, matfile, sgf
+from nardy.errors import IllegalMoveError, InvalidNotationError
+from test_matfile import RULE_SETS, play_match, same_games
+
+DATA = Path(__file__).parent / "data" / "archives"
+HAVE_GNUBG = importlib.util.find_spec("gnubg") is not None
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
+def test_played_matches_read_back_to_identical_games(rules):
+    for seed in range(2):
+        match = play_match(rules, [0, 3][seed], seed)
+        text = sgf.write(match, ("Alice", "Bob [the second]"), {"EventDate": "2026.11.29", "Event": "tests"})
+        record = sgf.read(text)
+        same_games(match, record.match)
+        assert record.players == ("Alice", "Bob [the second]")
+        assert record.tags == {"EventDate": "2026.11.29", "Event": "tests"}
+        assert sgf.write(record) == text
+        if seed == 0:  # and through the .mat format
+            same_games(match, sgf.read(sgf.write(matfile.read(matfile.write(record)))).match)
+
+
+def test_long_nardy_uses_nardy_s_own_properties():
+    text = sgf.write(play_match(Rules("long", koks=True), 1, seed=3))
+    assert "NV[LongNardy]" in text and "NR[koks=true]" in text and "GM[6]" in text
+    assert sgf.read(text).rules == Rules("long", koks=True)
+
+
+def test_the_layout_gnubg_writes():
+    match = play_match(Rules("short"), 3, seed=1)
+    text = sgf.write(match, ("a", "b"))
+    first = text.split("\n", 1)[0]
+    assert first.startswith("(;FF[4]GM[6]CA[UTF-8]AP[nardy:") and "MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford]" in first
+    assert sgf.read("(;GM[6]MI[length:0]PW[x]PB[y]RE[B+1]\n;W[31hefe]\n;B[double]\n;W[drop])").games[0].history()[-1] == (
+        Color.WHITE, "drop", None)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "no game tree"),
+    ("x", "offset 0: expected '('"),
+    ("(;GM[6]", "offset 7: the text ends inside a game tree"),
+    ("(;GM[6", "offset 4: the value of GM is not closed"),
+    ("(GM[6])", "offset 1: a game tree starts with a node"),
+    ("(;gm[6])", "offset 2: a property name is upper-case"),
+    ("(;GM)", "offset 4: property GM has no value"),
+    ("(;GM[1])", "GM[1] is not backgammon"),
+    ("(;GM[6]MI[length:" + "9" * 5000 + "])", "the match length is a whole number of at most 9 digits"),
+    ("(;GM[6];W[31hefe]) x", "offset 19: expected '('"),
+    ("(;GM[6];W[31h!fe])", "'!' is not a point letter"),
+    ("(;GM[6];W[7])", "a move is the dice"),
+    ("(;GM[6];AE[a:y])", "set-up positions"),
+])
+def test_malformed_sgf_is_a_notation_error_with_the_offset(text, message):
+    with pytest.raises(InvalidNotationError, match=re.escape(message)):
+        sgf.read(text)
+
+
+def test_illegal_play_and_results_are_reported():
+    with pytest.raises(IllegalMoveError, match="game 1, node 2: '8/4 6/5' is not a legal play"):
+        sgf.read("(;GM[6]MI[length:1];W[31hdfe])")
+    with pytest.raises(IllegalMoveError, match=re.escape("game 1, node 4: RE[W+1], but the play gives black 1")):
+        sgf.read("(;GM[6]RE[W+1];W[31hefe];B[double];W[drop])")
+    with pytest.raises(IllegalMoveError, match="has no result"):
+        sgf.read("(;GM[6];W[31hefe])")
+    assert [str(w) for w in sgf.read("(;GM[6];W[31hefe])", strict=False).warnings] == [
+        "game 1, line 2: game 1 has no result (RE) and is unfinished"]
+
+
+def test_a_forfeit_in_sgf():
+    text = "(;GM[6]MI[length:0]RE[B+16R];W[31hefe];B[double];W[take])"
+    with pytest.raises(IllegalMoveError, match="read as a forfeit"):
+        sgf.read(text)
+    game = sgf.read(text, strict=False).games[0]
+    assert (game.result.winner, game.result.kind, game.result.points) == (Color.BLACK, "forfeit", 16)
+
+
+def test_writing_is_whole_or_nothing(tmp_path):
+    with pytest.raises(OSError):
+        sgf.dump(play_match(Rules("short"), 1, seed=1), tmp_path / "no" / "m.sgf")
+    assert list(tmp_path.iterdir()) == []
+
+
+# GNU Backgammon itself (the `gnubg` wheel: its full program with an embedded Python) -------------
+
+def gnubg(commands: list[str], tmp_path: Path) -> None:
+    """Run gnubg commands in a fresh process (gnubg keeps one global match and prints boards)."""
+    script = textwrap.dedent(f"""
+        import gnubg
+        for c in {["set display off", "set threads 1", "set sound enable off", "set confirm new off",
+                   "set confirm save off"] + commands!r}:
+            gnubg.command(c)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def plays(text: str) -> list[tuple[dict[str, list[str]], list[str]]]:
+    """Each game tree of an SGF text as (its root's properties, its play nodes' W/B values, the
+    steps of a move sorted: gnubg writes them in its generator's order, nardy in the order played)."""
+    def value(v: str) -> str:
+        return v if not v[:1].isdigit() else v[:2] + "".join(sorted(v[k:k + 2] for k in range(2, len(v), 2)))
+    return [({name: values for name, values in nodes[0]},
+             [f"{name}[{value(values[0])}]" for node in nodes[1:] for name, values in node if name in ("W", "B")])
+            for nodes in sgf.parse(text)]
+
+
+@pytest.mark.skipif(not HAVE_GNUBG, reason="the gnubg wheel is not installed (x86_64 Linux, Python 3.11)")
+@pytest.mark.parametrize("rules, length, seed", [
+    (Rules("short"), 5, 1), (Rules("short"), 0, 2), (Rules("short"), 1, 4),
+    (Rules("short"), 3, 7), (Rules("short"), 7, 6),  # (seed 5 resigns a game before its first move: gnubg drops it)
+])
+def test_gnubg_writes_the_sgf_nardy_writes(rules, length, seed, tmp_path):
+    # gnubg imports nardy's .mat and saves the match as SGF: nardy's SGF of the same match has the
+    # same play nodes and the same match properties, and nardy reads gnubg's files to the same games.
+    # (The wheel's own SGF import crashes on every file, its own too, so it cannot load nardy's.)
+    match = play_match(rules, length, seed, max_games=6)
+    matfile.dump(match, tmp_path / "nardy.mat", players=("alice", "bob"))
+    gnubg(["set jacoby off", "import mat nardy.mat", "save match gnubg.sgf", "export match mat gnubg.mat"], tmp_path)
+    theirs, ours = plays((tmp_path / "gnubg.sgf").read_text()), plays(sgf.write(match, ("alice", "bob")))
+    assert [nodes for _, nodes in theirs] == [nodes for _, nodes in ours]
+    for (their_root, _), (our_root, _) in zip(theirs, ours):
+        for prop in ("GM", "MI", "PW", "PB", "RE") + (("RU",) if length > 1 else ()):
+            assert their_root.get(prop) == our_root.get(prop), prop
+    for record in (sgf.load(tmp_path / "gnubg.sgf"), matfile.load(tmp_path / "gnubg.mat")):
+        same_games(match, record.match)
+        assert record.players == ("alice", "bob")
+
+
+@pytest.mark.skipif(not HAVE_GNUBG, reason="the gnubg wheel is not installed (x86_64 Linux, Python 3.11)")
+@pytest.mark.parametrize("length, seed", [(3, 11), (7, 12)])
+def test_matches_gnubg_plays_read_the_same_from_its_sgf_and_its_mat(length, seed, tmp_path):
+    players = [f"set player {p} {c}" for p in (0, 1) for c in
+               ("gnubg", "chequerplay evaluation plies 0", "cubedecision evaluation plies 0")]
+    start = f"new match {length}" if length else "new session"
+    gnubg(["set rng mersenne", f"set seed {seed}", *players, start, "save match m.sgf", "export match mat m.mat"], tmp_path)
+    a, b = sgf.load(tmp_path / "m.sgf"), matfile.load(tmp_path / "m.mat")
+    same_games(a.match, b.match)
+    assert a.players == b.players and a.match.winner is not None
+
+
+def test_gnubg_exports_in_the_test_data_read_as_sgf_after_conversion():
+    record = matfile.load(DATA / "gnubg-export-1.mat")
+    same_games(record.match, sgf.read(sgf.write(record)).match)
