@@ -316,6 +316,11 @@ def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
     assert main(["analyse", str(path)]) == 0
     text = capsys.readouterr().out
     assert "error rate per move" in text and "0.0 mEMG" in text
+    from nardy import sgf
+
+    sgf.dump(match, tmp_path / "m.sgf")
+    assert main(["analyse", str(tmp_path / "m.sgf")]) == 0
+    assert capsys.readouterr().out == text
     move = result.moves[0]
     marked = [MoveAnalysis(1, 1, Color.WHITE, (3, 1), move.played, move.best, -loss, 0.0, 2).mark
               for loss in (0.03, 0.04, 0.1, 0.2)]

@@ -440,10 +440,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    from . import matfile
     from .analysis import MARKS, analyse
 
-    record = matfile.load(args.file)
+    record = _load_match(args.file, strict=not args.lenient)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
     result = analyse(record.games, ply=args.ply)
     for m in result.moves:
@@ -776,7 +775,8 @@ def build_parser() -> argparse.ArgumentParser:
     roll.set_defaults(run=cmd_rollout)
 
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
-    analyse.add_argument("file", help="the match file (.mat)")
+    analyse.add_argument("file", help="the match file (.mat or .sgf)")
+    analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
     analyse.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.set_defaults(run=cmd_analyse)
