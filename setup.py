@@ -21,7 +21,7 @@ DIRECTIVES = dict(
     cdivision=True,
     embedsignature=True,
 )
-MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env"]
+MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env", "_net"]
 SANITIZE = os.environ.get("NARDY_SANITIZE", "0") not in ("", "0")
 COMPILE_ARGS = ["-O0", "-g"] if DEBUG else ["-O3"]
 LINK_ARGS = []

@@ -32,7 +32,7 @@ __version__ = "0.1.0"
 
 # modules loaded on first use, so that `import nardy` stays light: `nardy.svg.board(...)` works
 # without `import nardy.svg`, and nothing optional (Dask, Gymnasium) is imported before it is used
-_ON_FIRST_USE = ("distributed", "env", "gym_env", "matfile", "notation", "race", "svg")
+_ON_FIRST_USE = ("distributed", "env", "eval", "gym_env", "matfile", "notation", "race", "svg", "training")
 
 
 def __getattr__(name: str) -> ModuleType:

@@ -386,6 +386,142 @@ def cmd_race(args: argparse.Namespace, out: TextIO) -> None:
     print(f"method: {odds.method}", file=out)
 
 
+def _position_and_dice(args: argparse.Namespace, rules: Rules) -> tuple[Position, tuple[int, int]]:
+    """[POSITION] D1 D2, as `moves` reads them (the position defaults to the start)."""
+    words = list(args.dice)
+    if args.position is not None and _looks_like_dice(args.position):
+        words, args.position = [args.position, *words], None
+    if not words:
+        raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start)")
+    return _position(args, rules), parse_dice(words)
+
+
+def _probabilities(probs: Any, variant: Variant) -> str:
+    gammon, bg = ("gammon", "backgammon") if variant is Variant.SHORT else ("mars", "koks")
+    return (f"win {probs[0]:.3f} (w{gammon[0]} {probs[1]:.3f}, w{bg[0]} {probs[2]:.3f})  "
+            f"lose {1 - probs[0]:.3f} (l{gammon[0]} {probs[3]:.3f}, l{bg[0]} {probs[4]:.3f})")
+
+
+def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
+    from .eval import rank
+
+    rules = _rules_from(args)
+    position, dice = _position_and_dice(args, rules)
+    ranked = rank(position, dice, rules, ply=args.ply)
+    best = ranked[0][1]
+    print(f"{position.turn.name.lower()} to play {dice[0]}-{dice[1]}, {args.ply}-ply cubeless equities:", file=out)
+    for i, (move, eq, probs) in enumerate(ranked[:args.top], 1):
+        diff = "" if i == 1 else f"({eq - best:+.3f})"
+        print(f"{i:>3}. {str(move):<24} {eq:+.3f} {diff:>8}  {_probabilities(probs, rules.variant)}", file=out)
+    if len(ranked) > args.top:
+        print(f"     ... {len(ranked) - args.top} more (--top {len(ranked)})", file=out)
+
+
+def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
+    from .eval import equity, evaluate
+
+    rules = _rules_from(args)
+    position = _position(args, rules)
+    probs = evaluate(position, rules=rules)[0]
+    print(f"{position.turn.name.lower()} on roll: cubeless equity {float(equity(probs)):+.3f}", file=out)
+    print(_probabilities(probs, rules.variant), file=out)
+
+
+def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
+    from .rollout import rollout
+
+    rules = _rules_from(args)
+    position = _position(args, rules)
+    result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1)
+    adjusted = ", luck-adjusted" if result.luck_adjusted else ""
+    print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
+          f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
+    print(_probabilities(result.probs, rules.variant), file=out)
+
+
+def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
+    from .analysis import MARKS, analyse
+
+    record = _load_match(args.file, strict=not args.lenient)
+    names = dict(zip((Color.WHITE, Color.BLACK), record.players))
+    result = analyse(record.games, ply=args.ply)
+    for m in result.moves:
+        if m.mark is not None or args.all:
+            note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
+            print(f"game {m.game}, move {m.number}, {names[m.player]} {m.dice[0]}-{m.dice[1]}: played {m.played} "
+                  f"({m.equity_played:+.3f}), best {m.best} ({m.equity_best:+.3f}){note}", file=out)
+    print(f"\n{args.ply}-ply cubeless analysis; marks at losses of "
+          + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
+    print(f"{'':26}" + "".join(f"{names[c][:14]:>16}" for c in Color), file=out)
+    summaries = [result.summary(c) for c in Color]
+    rows = [("moves (unforced)", [f"{s.moves} ({s.unforced})" for s in summaries]),
+            ("error rate per move", [f"{s.error_rate:.1f} mEMG" for s in summaries]),
+            ("equity lost", [f"{s.total_loss:.3f}" for s in summaries])]
+    rows += [(name, [str(s.marks[name]) for s in summaries]) for name, _ in reversed(MARKS)]
+    for label, cells in rows:
+        print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
+
+
+def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
+    """Play `game` (rolled off) between a person (`human`, answering `ask(prompt)`) and the net.
+
+    The person types a move in notation, `hint` for the net's ranking of the roll, or `quit`.
+    Raises EOFError when `ask` does (the input ended).
+    """
+    from .eval import net_move, rank
+
+    while game.result is None:
+        mover = game.turn
+        dice = game.dice or game.roll()
+        moves = game.legal_moves()
+        if mover is not human:
+            move = net_move(game, ply)
+            game.play(move)
+            print(f"{mover.name.lower()} rolls {dice[0]}-{dice[1]} and plays {move or 'nothing (no legal play)'}",
+                  file=out)
+            continue
+        print(file=out)
+        print(game.position, file=out)
+        if len(moves) == 1 and not moves[0]:
+            print(f"you roll {dice[0]}-{dice[1]}: no legal play", file=out)
+            game.play(moves[0])
+            continue
+        while True:
+            text = ask(f"you roll {dice[0]}-{dice[1]}; your move (or hint, quit): ").strip()
+            if text in ("quit", "q", "exit"):
+                print("game abandoned", file=out)
+                return
+            if text in ("hint", "h", "?"):
+                for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply)[:5], 1):
+                    print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
+                continue
+            try:
+                move = game.parse_move(text)
+            except NardyError as exc:
+                print(f"  {exc}", file=out)
+                continue
+            game.play(move)
+            break
+    result = game.result
+    who = "you" if result.winner is human else "the net"
+    print(f"\n{who} won: {result.kind}, {result.points} point{'s' if result.points != 1 else ''}", file=out)
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
+    from .game import Game
+
+    rules = _rules_from(args)
+    human = Color.WHITE if args.color == "white" else Color.BLACK
+    game = Game(rules, seed=args.seed, cube=False)
+    white, black = game.roll_off()
+    print(f"you play {human.name.lower()} against the net ({args.ply}-ply, no cube); "
+          f"roll-off: white {white}, black {black}", file=out)
+    try:
+        play_game(game, human, input, out, args.ply)
+    except EOFError:
+        print("\ngame abandoned", file=out)
+
+
 def _progress_bar(total: int) -> Any:
     def show(done: int, games: int) -> None:
         filled = 30 * done // max(games, 1)
@@ -589,11 +725,50 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     race.set_defaults(run=cmd_race)
 
+    hint = commands.add_parser("hint", help="rank every play of a roll by the evaluator's equity")
+    common(hint, backend=False)
+    hint.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    hint.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5)")
+    hint.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
+    hint.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
+    hint.add_argument("--top", type=_count, default=10, help="how many plays to print (default 10)")
+    hint.set_defaults(run=cmd_hint)
+
+    evaluate = commands.add_parser("eval", help="the evaluator's probabilities and equity for the side on roll")
+    common(evaluate, backend=False)
+    evaluate.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    evaluate.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
+    evaluate.set_defaults(run=cmd_eval)
+
+    roll = commands.add_parser("rollout", help="play a position out many times with the evaluator")
+    common(roll, backend=False)
+    roll.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    roll.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
+    roll.add_argument("--games", type=_count, default=1296, help="how many games (default 1296)")
+    roll.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
+    roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
+    roll.set_defaults(run=cmd_rollout)
+
+    analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
+    analyse.add_argument("file", help="the match file (.mat or .sgf)")
+    analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
+    analyse.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
+    analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.set_defaults(run=cmd_analyse)
+
+    play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
+    common(play, backend=False)
+    play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
+    play.add_argument("--ply", type=int, default=0, choices=[0, 1], help="the net's lookahead (default 0)")
+    play.add_argument("--seed", type=int, default=None, help="seed of the dice (default: fresh)")
+    play.set_defaults(run=cmd_play)
+
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)
     sim.add_argument("--games", type=_count, required=True, help="how many games (at least 1)")
     sim.add_argument("--seed", type=int, default=None, help="root seed (default: a fresh one, printed)")
-    sim.add_argument("--policy", default="random", help="random (default), first, greedy or bearoff")
+    sim.add_argument("--policy", default="random", help="random (default), first, greedy, bearoff or net (the evaluator)")
     sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="play the chunks on the Dask cluster of this scheduler "

@@ -167,8 +167,9 @@ def simulate(
         legal play generated) or "greedy" (a race policy: the lowest own pip count after the
         move, then the fewest blots, then the first generated), "bearoff" (the bear-off table's
         play, `nardy.race`, whenever the mover's checkers are all home; else the lowest pip
-        count, then the fewest checkers outside home, then the least waste of those home); or
-        a function that scores afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
+        count, then the fewest checkers outside home, then the least waste of those home), "net"
+        (the evaluator's 0-ply play, `nardy.eval.NetPolicy`); or a function that scores
+        afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
         before the turn passes) it returns m numbers, and each game plays its highest-scored
         one (the first on ties). It is called once per ply for all unfinished games of a chunk
         at once, from the calling thread (so `threads` does not apply), and `record` is not
@@ -198,8 +199,12 @@ def simulate(
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SimulationError(f"games must be a whole number >= 0, got {games!r}")
+    if policy == "net":
+        from .eval import NetPolicy
+
+        policy = NetPolicy(rules)
     if not callable(policy) and policy not in POLICIES:
-        raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)} or give a function")
+        raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}, net or give a function")
     if callable(policy) and record:
         raise SimulationError("record=True needs a built-in policy")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:

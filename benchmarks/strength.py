@@ -1,0 +1,106 @@
+"""How strong is nardy's evaluator? Cubeless money games with duplicate dice.
+
+    python benchmarks/strength.py short --games 10000 --opponent pubeval   # gnubg_nn's pubeval
+    python benchmarks/strength.py short --games 10000 --opponent gnubg     # GNU Backgammon 0-ply
+    python benchmarks/strength.py long --games 10000 --opponent greedy     # or random
+
+Every game is played twice with the same dice, nardy's net on each side once (two
+environments with one seed: slot i rolls the same dice in both), and only each slot's first
+game counts, so luck cancels. Prints points per game for the net with its standard error
+(over game pairs). pubeval and gnubg come from the `gnubg-nn` wheel
+(short nardy only); greedy plays the fewest pips left, random a uniform play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from nardy import Rules
+from nardy.env import VectorEnv
+from nardy.eval import Net, default_net
+from nardy.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
+
+
+def gnubg_chooser(kind: str):
+    """A chooser asking gnubg_nn for each slot's play (pubeval or gnubg's 0-ply net)."""
+    import gnubg_nn
+    from gnubg_oracle import to_gnubg
+
+    def pairs_of(view, d1, d2):
+        if kind == "pubeval":
+            flat = gnubg_nn.pub_best_move(to_gnubg(view), d1, d2)
+            return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
+        return [tuple(p) for p in gnubg_nn.best_move(to_gnubg(view), d1, d2)]
+
+    def choose(env: VectorEnv) -> np.ndarray:
+        boards, dice, after, offsets = (np.asarray(env.boards), np.asarray(env.dice), np.asarray(env.afterstates),
+                                        np.asarray(env.offsets))
+        actions = np.zeros(env.num_envs, np.int64)
+        for i in range(env.num_envs):
+            rows = {bytes(r.tobytes()): k for k, r in enumerate(after[offsets[i]:offsets[i + 1]])}
+            if len(rows) == 1:
+                continue
+            view = boards[i].astype(int).tolist()
+            for s, d in pairs_of(view, int(dice[i, 0]), int(dice[i, 1])):
+                view[s] -= 1
+                if d > 0:
+                    if view[d] == -1:
+                        view[d] = 0
+                        view[0] -= 1
+                    view[d] += 1
+            actions[i] = rows[np.array(view, np.int8).tobytes()]
+        return actions
+
+    return choose
+
+
+def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[str, float]:
+    """The net's points per game over `games` pairs of duplicate games."""
+    me = net_chooser(net, rules)
+    totals = np.zeros(games)
+    for net_color in (0, 1):
+        env = VectorEnv(rules, games, seed=seed)
+        env.reset()
+        done = np.zeros(games, bool)
+        while not done.all():
+            mine = np.asarray(env.colors) == net_color
+            actions = np.where(mine, me(env), opponent(env))
+            _, rewards, terminated, _, _ = env.step(actions)
+            first = terminated & ~done
+            totals[first] += np.where(mine[first], rewards[first], -rewards[first])
+            done |= terminated
+    pair = totals / 2
+    return {"ppg": float(pair.mean()), "se": float(pair.std(ddof=1) / np.sqrt(games)), "games": 2 * games}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant", choices=["long", "short"])
+    parser.add_argument("--games", type=int, default=10000, help="games in all (half as many dice sequences)")
+    parser.add_argument("--opponent", choices=["pubeval", "gnubg", "greedy", "random"], default="pubeval")
+    parser.add_argument("--net", type=Path, help="a net file (default: the shipped net)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    one_blas_thread()
+    rules = Rules(args.variant)
+    if args.opponent in ("pubeval", "gnubg") and args.variant != "short":
+        parser.error(f"{args.opponent} plays short nardy only")
+    opponent = {"greedy": greedy_chooser, "random": random_chooser}.get(args.opponent) or gnubg_chooser(args.opponent)
+    net = Net.load(args.net) if args.net else default_net(args.variant)
+    began = time.perf_counter()
+    result = duplicate(rules, net, opponent, max(args.games // 2, 2), args.seed)
+    print(f"{args.variant} nardy, net ({net.meta.get('games', '?')} training games) vs {args.opponent}: "
+          f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games "
+          f"(duplicate dice, {time.perf_counter() - began:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""The evaluator: afterstate evaluations per second in the core, and the cost of ranking a roll.
+
+The afterstates are every result of the corpora's contact and race positions with all 21 rolls
+(what a 0-ply player evaluates), judged by the shipped net's forward pass in one call per
+round (`Net.forward`, the compiled loop without the GIL). Target: at least 5 million afterstate
+evaluations per second on one core (CPU time: `--benchmark-timer=time.process_time`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import per_item
+from nardy import Position, Rules, batch
+from nardy.eval import Net, default_net, rank
+
+
+@pytest.fixture(scope="module")
+def afterstates(corpus):
+    found = {}
+    for variant in ("long", "short"):
+        for kind in ("contact", "race"):
+            views, rolls = corpus[variant].with_rolls(kind)
+            children, _, _ = batch.generate(views, rolls, Rules(variant))
+            found[variant, kind] = children
+    return found
+
+
+@pytest.mark.parametrize("kind", ["contact", "race"])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_forward(benchmark, afterstates, variant: str, kind: str) -> None:
+    benchmark.group = "eval-forward"
+    net: Net = default_net(variant)
+    rows = afterstates[variant, kind]
+    out = benchmark(net.forward, rows, after=True)
+    assert out.shape == (len(rows), 5) and np.isfinite(out).all()
+    per_item(benchmark, len(rows), hidden=net.hidden)
+
+
+@pytest.mark.parametrize("ply", [0, 1])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_rank_a_mixed_roll(benchmark, corpus, variant: str, ply: int) -> None:
+    """One contact position's plays of 3-1 ranked (ply 1: each candidate against 21 replies)."""
+    benchmark.group = f"eval-rank-ply{ply}"
+    view = next(v for v in corpus[variant].boards["contact"]
+                if len(Position(v.tolist(), variant).legal_moves((3, 1))) >= 6)
+    p = Position(view.tolist(), variant)
+    ranked = benchmark(rank, p, (3, 1), ply=ply)
+    assert len(ranked) == len(p.legal_moves((3, 1)))

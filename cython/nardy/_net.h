@@ -1,0 +1,231 @@
+/* The evaluator's forward pass (nardy.eval): one hidden layer over TD-Gammon's 198 units.
+ *
+ * The units are those of nardy.env.encode for the side on roll: with `flip` 0 the board's
+ * positive side is on roll (a position before its move), with `flip` 1 its negative side (an
+ * afterstate: the mover has moved and the other side is to roll), exactly encode(flip(board)).
+ * They are never materialised. A point's four units depend only on its count, so the caller
+ * passes `points`: for each side (us, them), own point q = 1..24 and count n = 1..15 the sum of
+ * the weight rows those units add (row 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for
+ * an empty point). The hidden layer is then `bias` (b1 plus the row of unit 196, "we are on
+ * roll") plus one row per point plus the four bar / borne-off / head units: 28 rows a board,
+ * with no branch on the board's contents.
+ *
+ * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
+ * x86-64 baseline and, for the shipped size, for AVX2 with FMA (the hidden layer in eight
+ * registers), chosen at run time, never by build flags. The two may differ in the last bits.
+ */
+#ifndef NARDY_NET_H
+#define NARDY_NET_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NARDY_NET_UNITS 198
+#define NARDY_NET_OUTPUTS 5
+#define NARDY_NET_MAX_HIDDEN 256
+#define NARDY_NET_HIDDEN 64      /* the shipped nets' size, compiled with constant trip counts */
+
+#define NARDY_NET_POINT_ROWS (1 + 2 * 24 * 15)
+
+/* Row of `points` for each point p = 1..24 and entry c = -15..15 (index c + 15) of a board. */
+typedef struct { int32_t row[25][31]; } nardy_net_lut;
+
+static inline void nardy_net_lut_init(nardy_net_lut *lut, int short_game, int flip) {
+    for (int p = 1; p <= 24; p++) {
+        int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12);   /* p in the negative side's numbers */
+        for (int c = -15; c <= 15; c++) {
+            int mine = flip ? -c : c;                              /* > 0: the side on roll's checkers */
+            int n = c < 0 ? -c : c;
+            int own = (c > 0) ? p : q;                             /* the point in its holder's numbers */
+            lut->row[p][c + 15] = c == 0 ? 0 : 1 + ((mine < 0) * 24 + own - 1) * 15 + n - 1;
+        }
+    }
+}
+
+/* The values of units 96, 97 (us) and 194, 195 (them). */
+static inline __attribute__((always_inline)) void nardy_net_extras(const int8_t *b, int short_game, int flip,
+                                                                   float *x) {
+    int pos = 0, neg = 0;                        /* each side's checkers on points 1..24 */
+    for (int p = 1; p <= 24; p++) {
+        pos += b[p] > 0 ? b[p] : 0;
+        neg += b[p] < 0 ? -b[p] : 0;
+    }
+    int us = flip ? neg : pos, them = flip ? pos : neg;
+    if (short_game) {
+        int us_bar = flip ? -b[0] : b[25], them_bar = flip ? b[25] : -b[0];
+        x[0] = us_bar * 0.5f;
+        x[1] = (15 - us - us_bar) / 15.0f;
+        x[2] = them_bar * 0.5f;
+        x[3] = (15 - them - them_bar) / 15.0f;
+    } else {
+        int pos_head = b[24] == 15, neg_head = b[12] == -15;
+        x[0] = (15 - us) / 15.0f;
+        x[1] = flip ? neg_head : pos_head;
+        x[2] = (15 - them) / 15.0f;
+        x[3] = flip ? pos_head : neg_head;
+    }
+}
+
+static const int nardy_net_extra_units[4] = {96, 97, 194, 195};
+
+static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
+    return 1.0f / (1.0f + expf(-x));
+}
+
+/* Any hidden size (a multiple of 8), in plain C. */
+static inline __attribute__((always_inline)) void nardy_net_body(
+        const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
+        const float *restrict points, const float *restrict w1, const float *restrict bias,
+        const float *restrict w2, const float *restrict b2, int hidden, float *restrict out) {
+    float h[NARDY_NET_MAX_HIDDEN] __attribute__((aligned(32)));
+    float x[4];
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const int8_t *b = boards + 26 * i;
+        for (int j = 0; j < hidden; j++)
+            h[j] = bias[j];
+        for (int p = 1; p <= 24; p++) {
+            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * hidden;
+            for (int j = 0; j < hidden; j++)
+                h[j] += row[j];
+        }
+        nardy_net_extras(b, short_game, flip, x);
+        for (int e = 0; e < 4; e++) {
+            const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * hidden;
+            for (int j = 0; j < hidden; j++)
+                h[j] += x[e] * row[j];
+        }
+        for (int j = 0; j < hidden; j++)
+            h[j] = h[j] / (1.0f + fabsf(h[j]));
+        for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
+            const float *row = w2 + (ptrdiff_t)k * hidden;
+            float acc[8] = {0};                  /* eight lanes: vectorises without reassociation */
+            for (int j = 0; j < hidden; j += 8)
+                for (int l = 0; l < 8; l++)
+                    acc[l] += row[j + l] * h[j + l];
+            float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+            out[NARDY_NET_OUTPUTS * i + k] = nardy_net_logistic(s + b2[k]);
+        }
+    }
+}
+
+static void nardy_net_rows_base(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
+                                const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
+                                const float *w2, const float *b2, int hidden, float *out) {
+    if (hidden == NARDY_NET_HIDDEN)  /* the shipped size: constant trip counts */
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, NARDY_NET_HIDDEN, out);
+    else
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, out);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define NARDY_NET_LANES (NARDY_NET_HIDDEN / 8)
+
+/* The logistic function of eight floats: exp by Cephes' expf polynomial (range-reduced to
+ * |r| <= ln 2 / 2, within 2 ulp of expf), then one division. */
+__attribute__((target("avx2,fma")))
+static inline __m256 nardy_net_logistic8(__m256 x) {
+    __m256 t = _mm256_min_ps(_mm256_max_ps(_mm256_sub_ps(_mm256_setzero_ps(), x), _mm256_set1_ps(-87.0f)),
+                             _mm256_set1_ps(87.0f));                     /* -x, clamped */
+    __m256 k = _mm256_floor_ps(_mm256_fmadd_ps(t, _mm256_set1_ps(1.44269504088896341f), _mm256_set1_ps(0.5f)));
+    __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(0.693359375f), t);
+    r = _mm256_fnmadd_ps(k, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 y = _mm256_set1_ps(1.9875691500e-4f);
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.3981999507e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(8.3334519073e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(4.1665795894e-2f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.6666665459e-1f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(5.0000001201e-1f));
+    y = _mm256_fmadd_ps(y, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
+    __m256 ex = _mm256_mul_ps(y, _mm256_castsi256_ps(e));                 /* exp(-x) */
+    return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), ex));
+}
+
+/* The shipped size with AVX2+FMA: the hidden layer lives in eight registers. */
+__attribute__((target("avx2,fma")))
+static void nardy_net_rows_avx2_64(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
+                                   const nardy_net_lut *lut, const float *points, const float *w1,
+                                   const float *bias, const float *w2, const float *b2, float *out) {
+    const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
+    float x[4];
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const int8_t *b = boards + 26 * i;
+        __m256 h[NARDY_NET_LANES];
+        for (int l = 0; l < NARDY_NET_LANES; l++)
+            h[l] = _mm256_loadu_ps(bias + 8 * l);
+        for (int p = 1; p <= 24; p++) {
+            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * NARDY_NET_HIDDEN;
+            for (int l = 0; l < NARDY_NET_LANES; l++)
+                h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(row + 8 * l));
+        }
+        nardy_net_extras(b, short_game, flip, x);
+        for (int e = 0; e < 4; e++) {
+            const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * NARDY_NET_HIDDEN;
+            __m256 v = _mm256_set1_ps(x[e]);
+            for (int l = 0; l < NARDY_NET_LANES; l++)
+                h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
+        }
+        for (int l = 0; l < NARDY_NET_LANES; l++)
+            h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
+        float z[8] __attribute__((aligned(32))) = {0};
+        for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
+            const float *row = w2 + (ptrdiff_t)k * NARDY_NET_HIDDEN;
+            __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(row), h[0]);
+            for (int l = 1; l < NARDY_NET_LANES; l++)
+                acc = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc);
+            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+            s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+            s4 = _mm_add_ss(s4, _mm_shuffle_ps(s4, s4, 1));
+            z[k] = _mm_cvtss_f32(s4) + b2[k];
+        }
+        _mm256_store_ps(z, nardy_net_logistic8(_mm256_load_ps(z)));
+        for (int k = 0; k < NARDY_NET_OUTPUTS; k++)
+            out[NARDY_NET_OUTPUTS * i + k] = z[k];
+    }
+}
+
+__attribute__((target("avx2,fma")))
+static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
+                                const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
+                                const float *w2, const float *b2, int hidden, float *out) {
+    if (hidden == NARDY_NET_HIDDEN)
+        nardy_net_rows_avx2_64(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, out);
+    else
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, out);
+}
+#endif
+
+static int nardy_net_fast = -1;  /* -1: not asked yet */
+
+/* Use the AVX2+FMA loops if `on` and the CPU has both (tests turn them off to reach the others). */
+static inline int nardy_net_use_avx2(int on) {
+#if defined(__GNUC__) && defined(__x86_64__)
+    nardy_net_fast = on && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    (void)on;
+    nardy_net_fast = 0;
+#endif
+    return nardy_net_fast;
+}
+
+/* The five outputs of each of n boards into out (n x 5). hidden: a multiple of 8, at most
+ * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; w1: 198 x hidden; bias, b2. */
+static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const float *points,
+                                  const float *w1, const float *bias, const float *w2, const float *b2, int hidden,
+                                  float *out) {
+    nardy_net_lut lut;
+    nardy_net_lut_init(&lut, short_game, flip);
+    if (nardy_net_fast < 0)
+        nardy_net_use_avx2(1);
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (nardy_net_fast) {
+        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, out);
+        return;
+    }
+#endif
+    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, out);
+}
+
+#endif

@@ -1,0 +1,41 @@
+"""The evaluator's forward pass over whole batches of boards, without the GIL (nardy.eval).
+
+The loops are in _net.h: each board's TD-Gammon units are read straight off its row (never
+materialised): one precomputed weight row per point and count, one softsign hidden layer, five
+logistic outputs.
+"""
+
+import numpy as np
+
+from libc.stdint cimport int8_t
+
+cdef extern from "_net.h":
+    enum: NARDY_NET_MAX_HIDDEN
+    enum: NARDY_NET_POINT_ROWS
+    void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const float* points,
+                        const float* w1, const float* bias, const float* w2, const float* b2, int hidden,
+                        float* out) noexcept nogil
+    int nardy_net_use_avx2(int on) noexcept nogil
+
+MAX_HIDDEN = NARDY_NET_MAX_HIDDEN
+POINT_ROWS = NARDY_NET_POINT_ROWS
+
+
+def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float[:, ::1] points,
+            const float[:, ::1] w1, const float[::1] bias, const float[:, ::1] w2, const float[::1] b2,
+            float[:, ::1] out):
+    """Write the five outputs of every board into out ((m, 5) float32). points is (POINT_ROWS,
+    hidden), w1 (198, hidden), bias (hidden,) (b1 plus unit 196's row), w2 (5, hidden), b2 (5,);
+    the caller checks the shapes (nardy.eval.Net does)."""
+    cdef Py_ssize_t m = boards.shape[0]
+    cdef int hidden = w1.shape[1]
+    if m == 0:
+        return
+    with nogil:
+        nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &w1[0, 0], &bias[0], &w2[0, 0], &b2[0],
+                       hidden, &out[0, 0])
+
+
+def use_avx2(bint on):
+    """Turn the AVX2+FMA loops on or off (tests reach the baseline ones); True if they are on."""
+    return bool(nardy_net_use_avx2(on))

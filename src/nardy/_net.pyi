@@ -1,0 +1,12 @@
+"""Type stub of the compiled evaluator forward pass (cython/nardy/_net.pyx)."""
+
+import numpy as np
+import numpy.typing as npt
+
+MAX_HIDDEN: int
+POINT_ROWS: int
+
+def forward(boards: npt.NDArray[np.int8], short_game: bool, flip: bool, points: npt.NDArray[np.float32],
+            w1: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], w2: npt.NDArray[np.float32], b2: npt.NDArray[np.float32],
+            out: npt.NDArray[np.float32]) -> None: ...
+def use_avx2(on: bool) -> bool: ...

@@ -1,0 +1,372 @@
+"""Judge positions: a small neural evaluator per variant, and the plays it ranks.
+
+`evaluate(positions)` gives, for each position and the side on roll, the five probabilities
+of GNU Backgammon's evaluations: P(win), P(win a gammon / mars), P(win a backgammon / koks),
+P(lose a gammon / mars), P(lose a backgammon / koks), all cubeless; `equity(probs)` is the
+cubeless money equity 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg) (backgammon and koks
+count one point above a gammon and mars; without the koks option the net's koks outputs are
+trained to 0). Finished games and pure bear-offs within the bear-off table get the exact
+answer (`nardy.race`); every other position gets the net's.
+
+The net (`Net`) is one hidden layer over TD-Gammon's 198 input units of the side on roll
+(`nardy.env.encode`), softsign hidden units and five logistic outputs; its forward pass runs
+in the compiled core over whole batches of boards without the GIL, reading each board's units
+straight off its row. `rank(position, dice)` lists every legal play with the equity of its
+result, best first; `best_move` is the first. `ply=1` looks one roll ahead: each of the best
+0-ply candidates is judged by the 21 rolls of the other side, each answered by its best 0-ply
+reply.
+
+The shipped nets (package data `nardy/nets/long.npz`, `short.npz`) are made by
+`python -m nardy.training` (their `meta["command"]` says how).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from . import batch, reference
+from .errors import InvalidArgumentError, InvalidPositionError
+from .move import Move
+from .position import Position
+from .rules import Rules, Variant
+
+FORMAT = "nardy-net"
+FORMAT_VERSION = 1
+UNITS = 198
+OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
+ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
+PRUNE_KEEP = 8            # ply 1 looks ahead from at most this many 0-ply candidates...
+PRUNE_WINDOW = 0.16       # ...within this much equity of the best (as gnubg's move filters)
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Net:
+    """A trained evaluator: w1 (198, hidden), b1 (hidden,), w2 (5, hidden), b2 (5,) float32."""
+
+    variant: Variant
+    w1: npt.NDArray[np.float32]
+    b1: npt.NDArray[np.float32]
+    w2: npt.NDArray[np.float32]
+    b2: npt.NDArray[np.float32]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from . import _net
+
+        hidden = np.shape(self.w1)[1] if np.ndim(self.w1) == 2 else -1
+        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        if not (1 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
+            raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {_net.MAX_HIDDEN}, "
+                                       f"got w1 of shape {np.shape(self.w1)}")
+        for name, shape in shapes.items():
+            value = np.ascontiguousarray(getattr(self, name), np.float32)
+            if value.shape != shape or not np.isfinite(value).all():
+                raise InvalidArgumentError(f"net {name} must be a finite {shape} array, got {np.shape(getattr(self, name))}")
+            value.setflags(write=False)
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "variant", Variant.parse(self.variant))
+        # what the core adds per point: the rows of a point's four units summed for each count
+        counts = np.arange(1, 16)
+        units = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
+        sides = [self.w1[98 * s:98 * s + 96].astype(np.float64).reshape(24, 4, hidden) for s in (0, 1)]
+        per_point = np.einsum("nu,quh->qnh", units, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
+        object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
+        object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @classmethod
+    def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0) -> Net:
+        """An untrained net: small random weights (the start of training)."""
+        rng = np.random.default_rng(seed)
+        return cls(Variant.parse(variant), rng.normal(0, 0.1, (UNITS, hidden)), np.zeros(hidden),
+                   rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
+
+    def save(self, path: str | Path) -> None:
+        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta)."""
+        header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
+                             "meta": self.meta}, sort_keys=True)
+        with open(path, "wb") as f:
+            np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Net:
+        """Read a net written by `save`; `InvalidArgumentError` naming what is wrong."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                arrays = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
+        except (OSError, KeyError, ValueError) as exc:
+            raise InvalidArgumentError(f"{path}: not a nardy net file ({exc})") from None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise InvalidArgumentError(f"{path}: not a nardy net file (header {header!r})")
+        if header.get("version") != FORMAT_VERSION:
+            raise InvalidArgumentError(f"{path}: net format version {header.get('version')!r}, "
+                                       f"this nardy reads {FORMAT_VERSION}")
+        return cls(Variant.parse(header["variant"]), meta=dict(header.get("meta", {})), **arrays)
+
+    def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
+        """The raw outputs (m, 5) float32 for each board (mover's view; `after`: an afterstate,
+        the other side on roll, outputs for that side), with no exact answers substituted."""
+        from . import _net
+
+        rows = batch.as_boards(boards)
+        out = np.empty((len(rows), len(OUTPUTS)), np.float32)
+        _net.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2, self.b2,
+                     out)
+        return out
+
+    def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
+        """`forward` in numpy from `nardy.env.encode`'s units (the definition the core is tested against)."""
+        from .env import encode
+
+        rows = batch.as_boards(boards)
+        if after:
+            rows = batch.flip(rows, self.variant)
+        x = encode(rows, self.variant, on_roll=True).astype(np.float64)
+        h = x @ self.w1 + self.b1
+        h = h / (1 + np.abs(h))
+        return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+
+
+_NETS: dict[Variant, Net] = {}
+
+
+def default_net(variant: Variant | str) -> Net:
+    """The shipped net of a variant (loaded once per process)."""
+    variant = Variant.parse(variant)
+    if variant not in _NETS:
+        source = resources.files("nardy") / "nets" / f"{variant.value}.npz"
+        with resources.as_file(source) as path:
+            _NETS[variant] = Net.load(path)
+    return _NETS[variant]
+
+
+def equity(probs: Any) -> Floats:
+    """Cubeless money equity of each row of (..., 5) probabilities."""
+    p = np.asarray(probs, np.float64)
+    return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+
+
+def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | str | None = None, *,
+             rules: Rules | None = None, net: Net | None = None) -> Floats:
+    """(m, 5) float64: the five probabilities of `OUTPUTS` for the side on roll of each position.
+
+    `positions`: a `Position`, a sequence of them, or an (m, 26) array of mover's-view boards
+    (the positive side on roll; then `variant` or `rules` says which game). Exact for finished
+    games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
+    """
+    boards, rules = _boards_and_rules(positions, variant, rules)
+    return _evaluate(boards, rules, net or default_net(rules.variant), after=False)
+
+
+def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
+         net: Net | None = None) -> list[tuple[Move, float, Floats]]:
+    """Every legal play of `dice` with its equity and probabilities for the mover, best first.
+
+    Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` replaces
+    the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a one-roll
+    lookahead; the others keep their 0-ply figures and rank after them.
+    """
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
+    if ply not in (0, 1):
+        raise InvalidArgumentError(f"ply must be 0 or 1, got {ply!r}")
+    rules = position._rules(rules)
+    net = net or default_net(rules.variant)
+    results = position._results(dice, rules, None)       # legal_moves' order, with each result
+    moves = [position.move(dice, pairs) for _, pairs in results]
+    after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
+    probs = _swap(_evaluate(after, rules, net, after=True))
+    equities = equity(probs)
+    order = sorted(range(len(moves)), key=lambda i: -equities[i])
+    if ply == 1:
+        best = equities[order[0]]
+        chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
+        deeper = _one_ply(after[chosen], rules, net)
+        for i, p in zip(chosen, deeper):
+            probs[i] = p
+        equities = equity(probs)
+        picked = set(chosen)
+        order = (sorted(chosen, key=lambda i: -equities[i])
+                 + [i for i in order if i not in picked])
+    return [(moves[i], float(equities[i]), probs[i]) for i in order]
+
+
+def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
+              net: Net | None = None) -> Move:
+    """The play `rank` puts first."""
+    return rank(position, dice, rules, ply=ply, net=net)[0][0]
+
+
+def net_move(game: Any, ply: int = 0, *, net: Net | None = None) -> Move:
+    """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
+    `game.play(net_move(game))`)."""
+    from .game import Game
+
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
+    if game.position is None or game.dice is None:
+        raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
+    return best_move(game.position, game.dice, ply, game.rules, net=net)
+
+
+class NetPolicy:
+    """Scores afterstates (mover's-view boards after the move) by the mover's 0-ply equity: a
+    policy for `simulate(policy=...)` (which `policy="net"` builds) and for `VectorEnv.best_actions`
+    (`env.best_actions(NetPolicy(rules)(env.afterstates))`)."""
+
+    __name__ = "net"
+
+    def __init__(self, rules: Rules | Variant | str, net: Net | None = None) -> None:
+        self.rules = rules if isinstance(rules, Rules) else Rules(Variant.parse(rules))
+        self.net = net or default_net(self.rules.variant)
+
+    def __call__(self, afterstates: Any) -> Floats:
+        return -equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
+
+
+# helpers --------------------------------------------------------------------------------------
+def _swap(probs: Floats) -> Floats:
+    """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
+    out = probs[..., [0, 3, 4, 1, 2]].copy()
+    out[..., 0] = 1 - probs[..., 0]
+    return out
+
+
+def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | None
+                      ) -> tuple[npt.NDArray[np.int8], Rules]:
+    if isinstance(positions, Position):
+        positions = [positions]
+    if isinstance(positions, (list, tuple)) and positions and all(isinstance(p, Position) for p in positions):
+        kinds = {p.variant for p in positions}
+        if len(kinds) > 1:
+            raise InvalidArgumentError("positions of both variants in one call")
+        found = kinds.pop()
+        if rules is None:
+            rules = Rules(found)
+        elif rules.variant is not found:
+            raise InvalidArgumentError(f"{found.value} nardy positions with {rules!r}")
+        return np.array([p.view() for p in positions], np.int8), rules
+    if rules is None:
+        if variant is None:
+            raise InvalidArgumentError("boards given as an array need variant= or rules=")
+        rules = Rules(Variant.parse(variant))
+    boards = batch.as_boards(positions)
+    found = batch.status(boards, rules)
+    bad = np.flatnonzero(found)
+    if bad.size:
+        from .status import Status, describe
+
+        i = int(bad[0])
+        raise InvalidPositionError(f"row {i} {boards[i].tolist()}: {'; '.join(describe(Status(int(found[i]))))}")
+    return boards, rules
+
+
+def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
+    """Rows whose checkers all stand in their own homes (or off): both sides within the table."""
+    points = boards[:, 1:25]
+    mine_out = (points[:, 6:] > 0).any(axis=1) | (boards[:, 25] > 0)
+    home = slice(18, 24) if variant is Variant.SHORT else slice(12, 18)
+    theirs = points < 0
+    theirs[:, home] = False
+    return ~mine_out & ~theirs.any(axis=1) & (boards[:, 0] == 0)
+
+
+def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
+    """The probabilities of the side on roll (after=True: each board is an afterstate, the side on
+    roll is its negative side), exact where the game is over or in the bear-off table."""
+    if net.variant is not rules.variant:
+        raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy")
+    rows = batch.flip(boards, rules.variant) if after else boards
+    probs = net.forward(rows).astype(np.float64)
+    # consistency, as gnubg enforces it: backgammons <= gammons <= wins
+    probs[:, 1] = np.minimum(probs[:, 1], probs[:, 0])
+    probs[:, 2] = np.minimum(probs[:, 2], probs[:, 1])
+    probs[:, 3] = np.minimum(probs[:, 3], 1 - probs[:, 0])
+    probs[:, 4] = np.minimum(probs[:, 4], probs[:, 3])
+    over = _finished_rows(rows)
+    for i in np.flatnonzero(over):
+        probs[i] = _finished(rows[i], rules)
+    race = _home_mask(rows, rules.variant) & ~over
+    if race.any():
+        from . import race as race_module
+
+        exact = race_module.race_probabilities(rows[race], rules.variant)
+        probs[race] = 0
+        probs[race, 0] = exact[:, 0]
+        probs[race, 1] = exact[:, 1]
+        probs[race, 3] = exact[:, 2]
+    return probs
+
+
+def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Rows where one side has borne off all its checkers."""
+    mine_left = boards[:, 1:26].clip(0).sum(axis=1, dtype=np.int64)
+    theirs_left = -boards[:, :25].clip(None, 0).sum(axis=1, dtype=np.int64)
+    return (mine_left == 0) | (theirs_left == 0)
+
+
+def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcome of a finished game for the side on roll."""
+    view = board.tolist()
+    out = np.zeros(len(OUTPUTS))
+    won = reference.result(view, rules)
+    if won is not None:            # the side on roll has borne off all 15
+        out[: won[1]] = 1
+        return out
+    lost = reference.result(reference.flip(view, rules.variant), rules)
+    assert lost is not None
+    out[0] = 0
+    out[3:3 + lost[1] - 1] = 1
+    return out
+
+
+def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """For each segment values[offsets[i]:offsets[i+1]] (none empty), the index of its largest
+    value, the first on ties."""
+    starts = offsets[:-1]
+    best = np.repeat(np.maximum.reduceat(values, starts), np.diff(offsets))
+    hits = np.flatnonzero(values == best)
+    segment = np.searchsorted(offsets, hits, side="right") - 1
+    first = np.ones(len(hits), bool)
+    first[1:] = segment[1:] != segment[:-1]
+    return hits[first]
+
+
+def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Floats:
+    """The mover's probabilities of each afterstate averaged over the other side's 21 rolls, each
+    answered by its best 0-ply play."""
+    variant = rules.variant
+    theirs = batch.flip(afterstates, variant)            # the other side on roll
+    out = np.zeros((len(afterstates), len(OUTPUTS)))
+    done = _finished_rows(theirs)
+    for i in np.flatnonzero(done):
+        out[i] = _swap(_finished(theirs[i], rules))
+    live = np.flatnonzero(~done)
+    if live.size == 0:
+        return out
+    rows = np.repeat(theirs[live], len(ROLLS), axis=0)
+    rolls = np.tile(np.array(ROLLS, np.int8), (live.size, 1))
+    children, offsets, _ = batch.generate(rows, rolls, rules)
+    # each reply's result judged for us (the side on roll after it), the reply minimising our equity
+    ours = _evaluate(children, rules, net, after=True)
+    pick = segment_argmax(-equity(ours), offsets)
+    per_roll = ours[pick].reshape(live.size, len(ROLLS), len(OUTPUTS))
+    out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
+    return out
+
+
+__all__ = ["Net", "NetPolicy", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]

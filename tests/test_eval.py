@@ -1,0 +1,329 @@
+"""The evaluator: the compiled forward pass against numpy, exact answers, ranking, errors, training."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nardy import _net, Color, InvalidArgumentError, InvalidPositionError, NardyError, Position, Rules, batch, race
+from nardy.env import VectorEnv
+from nardy.eval import OUTPUTS, Net, best_move, default_net, equity, evaluate, rank
+from nardy.training import duel, gradients, lambda_returns, net_chooser, random_chooser, train
+
+from strategies import boards
+
+VARIANTS = ["long", "short"]
+
+
+def played_boards(variant: str, steps: int = 30, games: int = 32) -> np.ndarray:
+    """Afterstates of random self-play: contact, races and bear-offs."""
+    env = VectorEnv(variant, games, seed=5)
+    env.reset()
+    found = []
+    for _ in range(steps):
+        found.append(np.asarray(env.afterstates).copy())
+        env.step(env.sample_actions())
+    return np.concatenate(found)
+
+
+@pytest.fixture(params=[True, False], ids=["avx2", "baseline"])
+def simd(request: pytest.FixtureRequest):
+    yield _net.use_avx2(request.param)
+    _net.use_avx2(True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("after", [False, True])
+def test_core_forward_matches_numpy(variant: str, after: bool, simd: bool) -> None:
+    rows = played_boards(variant)
+    net = Net.initial(variant, 64, seed=2)
+    wide = Net.initial(variant, 24, seed=3)   # another hidden size takes the generic loops
+    for n in (net, wide):
+        assert np.abs(n.forward(rows, after=after) - n.forward_reference(rows, after=after)).max() < 1e-5
+
+
+@pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_probabilities_are_consistent(rules: Rules, data: st.DataObject) -> None:
+    board = data.draw(boards(rules))
+    p = evaluate(np.array([board]), rules=rules)[0]
+    assert ((0 <= p) & (p <= 1)).all()
+    assert p[1] <= p[0] and p[2] <= p[1] and p[3] <= 1 - p[0] + 1e-12 and p[4] <= p[3]
+    assert equity(p) == pytest.approx(2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4])
+
+
+def test_shipped_nets_load() -> None:
+    for variant in VARIANTS:
+        net = default_net(variant)
+        assert net.variant.value == variant and net.hidden % 8 == 0
+        assert "command" in net.meta and net.meta["command"].startswith("python -m nardy.training")
+
+
+def test_finished_games_are_exact() -> None:
+    # short nardy, White has borne off all 15 and Black has a checker on the bar: a backgammon
+    won = Position.from_points("short", white={}, black={6: 14}, black_bar=1, turn=Color.BLACK)
+    assert evaluate(won).tolist() == [[0, 0, 0, 1, 1]]
+    oin = Position.from_points("long", white={}, black={1: 5}, turn=Color.BLACK)
+    assert evaluate(oin).tolist() == [[0, 0, 0, 0, 0]]
+    mars = Position.from_points("long", white={}, black={1: 15}, turn=Color.BLACK)
+    assert evaluate(mars).tolist() == [[0, 0, 0, 1, 0]]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bear_offs_are_exact(variant: str) -> None:
+    p = Position.from_points(variant, white={6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2},
+                             black={6: 4, 5: 3, 4: 3, 3: 2, 2: 1}, own_numbers=True)
+    exact = race.race_probabilities(np.array([p.view()]), variant)[0]
+    got = evaluate(p)[0]
+    assert got.tolist() == pytest.approx([exact[0], exact[1], 0, exact[2], 0])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_rank_lists_every_play_best_first(variant: str) -> None:
+    p = Position.start(variant)
+    ranked = rank(p, (6, 5))
+    assert sorted(str(m) for m, _, _ in ranked) == sorted(str(m) for m in p.legal_moves((6, 5)))
+    equities = [e for _, e, _ in ranked]
+    assert equities == sorted(equities, reverse=True)
+    again = rank(p, (6, 5))
+    assert [(m, e) for m, e, _ in again] == [(m, e) for m, e, _ in ranked]   # deterministic
+    assert best_move(p, (6, 5)) == ranked[0][0]
+    for m, e, probs in ranked:
+        assert e == pytest.approx(equity(probs))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_one_ply_ranks_every_play(variant: str) -> None:
+    views = batch.flip(played_boards(variant, steps=12), variant)
+    p = next(q for q in (Position(v.tolist(), variant) for v in views) if len(q.legal_moves((3, 1))) >= 3)
+    zero = rank(p, (3, 1))
+    one = rank(p, (3, 1), ply=1)
+    assert {str(m) for m, _, _ in one} == {str(m) for m, _, _ in zero}
+    assert [e for _, e, _ in one] != [e for _, e, _ in zero]   # the lookahead changes the figures
+    assert rank(p, (3, 1), ply=1)[0][0] == one[0][0]
+
+
+def test_a_winning_play_is_found() -> None:
+    # White bears off its last two checkers with 2-1; Black has none off and 14 in White's home
+    # (White's points 6 and 5): a backgammon, equity 3
+    p = Position.from_points("short", white={2: 1, 1: 1}, black={24: 1, 6: 10, 5: 4})
+    assert str(best_move(p, (2, 1))) == "2/off 1/off"
+    assert rank(p, (2, 1))[0][1] == 3.0
+
+
+def test_bad_input_raises_nardy_errors(tmp_path) -> None:
+    p = Position.start("short")
+    with pytest.raises(InvalidArgumentError):
+        rank(p, (6, 5), ply=3)
+    with pytest.raises(InvalidArgumentError):
+        rank("24/18", (6, 5))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError):
+        evaluate(np.zeros((1, 26), np.int8))          # an array needs its variant
+    with pytest.raises(InvalidPositionError):
+        evaluate(np.zeros((1, 26), np.int8), "short")  # no checkers at all
+    with pytest.raises(InvalidArgumentError):
+        rank(p, (6, 5), net=default_net("long"))
+    with pytest.raises(InvalidArgumentError):
+        Net("short", np.zeros((198, 12)), np.zeros(12), np.zeros((5, 12)), np.zeros(5))   # not a multiple of 8
+    with pytest.raises(InvalidArgumentError):
+        Net("short", np.full((198, 8), np.nan), np.zeros(8), np.zeros((5, 8)), np.zeros(5))
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(InvalidArgumentError, match="not a nardy net"):
+        Net.load(bad)
+    with pytest.raises(NardyError):
+        train(Rules("short"), 0)
+
+
+def test_net_files_round_trip(tmp_path) -> None:
+    net = Net.initial("long", 16, seed=4)
+    net = Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": "x", "games": 3})
+    net.save(tmp_path / "n.npz")
+    back = Net.load(tmp_path / "n.npz")
+    assert back.meta == net.meta and back.variant is net.variant
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(back, name), getattr(net, name))
+
+
+def test_gradients_match_finite_differences() -> None:
+    rng = np.random.default_rng(1)
+    x = (rng.random((7, 198)) < 0.2).astype(np.float64)
+    y = rng.random((7, 5))
+    params = [rng.normal(0, 0.3, (198, 8)), rng.normal(0, 0.3, 8), rng.normal(0, 0.3, (5, 8)), rng.normal(0, 0.3, 5)]
+    _, grads = gradients(params, x, y)
+    for k, index in [(0, (3, 2)), (1, (5,)), (2, (4, 7)), (3, (0,))]:
+        bumped = [p.copy() for p in params]
+        bumped[k][index] += 1e-6
+        lower = [p.copy() for p in params]
+        lower[k][index] -= 1e-6
+        numeric = (gradients(bumped, x, y)[0] - gradients(lower, x, y)[0]) / 2e-6
+        assert grads[k][index] == pytest.approx(numeric, rel=1e-4, abs=1e-8)
+
+
+def test_lambda_returns() -> None:
+    won = np.array([1.0, 0, 0, 0, 0])
+    v = np.array([[0.5, 0, 0, 0, 0], [0.4, 0, 0, 0, 0], [0, 0, 0, 0, 0]])   # the side on roll at the end lost
+    # lambda 0: each target is the next value seen from this side; lambda 1: the result
+    assert lambda_returns(v, 0.0)[:, 0].tolist() == pytest.approx([0.6, 1.0])
+    assert lambda_returns(v, 1.0)[:, 0].tolist() == pytest.approx([0.0, 1.0])
+    assert lambda_returns(np.array([won, won]), 0.5)[0, 0] == 0
+
+
+def test_training_is_reproducible_and_learns() -> None:
+    a = train(Rules("short"), 200, hidden=16, seed=3, parallel=32, batch_size=512)
+    b = train(Rules("short"), 200, hidden=16, seed=3, parallel=32, batch_size=512)
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(a, name), getattr(b, name))
+    assert not np.array_equal(a.w1, Net.initial("short", 16, seed=3).w1)
+
+
+def test_the_shipped_short_net_beats_random_play() -> None:
+    result = duel(Rules("short"), net_chooser(default_net("short"), Rules("short")), random_chooser, 200, seed=9)
+    assert result["ppg"] > 0.5
+
+
+def test_outputs_name_the_five_probabilities() -> None:
+    assert OUTPUTS == ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def test_rollouts_are_reproducible_whatever_the_threads() -> None:
+    from nardy.rollout import rollout
+
+    p = Position.start("short")
+    one = rollout(p, 90, seed=4, chunk_size=30, threads=1)
+    three = rollout(p, 90, seed=4, chunk_size=30, threads=3)
+    assert one == three and one.games == 90
+    assert 0 <= one.probs[0] <= 1 and one.equity_se > 0
+    assert rollout(p, 36, seed=4, luck=True).luck_adjusted
+    with pytest.raises(InvalidArgumentError):
+        rollout(p, 0)
+    with pytest.raises(InvalidArgumentError):
+        rollout(p, 10, ply=1)
+
+
+def test_a_bear_off_rollout_agrees_with_the_exact_odds() -> None:
+    from nardy.rollout import rollout
+
+    p = Position.from_points("short", white={6: 2, 5: 2, 4: 2}, black={6: 2, 5: 2, 3: 2}, own_numbers=True)
+    exact = evaluate(p)[0]
+    got = rollout(p, 2000, seed=1)
+    assert abs(got.probs[0] - exact[0]) < 4 * got.probs_se[0] + 1e-9
+
+
+def test_net_policies() -> None:
+    import nardy
+    from nardy.eval import NetPolicy, net_move
+
+    s = nardy.simulate("short", 40, seed=2, policy="net", threads=1)
+    assert s.policy == "net" and s.games == 40
+    env = VectorEnv("long", 8, seed=1)
+    env.reset()
+    actions = env.best_actions(NetPolicy("long")(env.afterstates))
+    assert actions.shape == (8,)
+    game = nardy.Game("short", seed=3)
+    game.roll_off()
+    if game.dice is None:
+        game.roll()
+    move = net_move(game)
+    assert move in game.legal_moves()
+    game.play(move)
+    with pytest.raises(InvalidArgumentError):
+        net_move(game)          # not rolled yet
+
+
+def test_cli_hint_eval_rollout(capsys) -> None:
+    from nardy.cli import main
+
+    assert main(["hint", "short", "3", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("white to play 3-1") and lines[1].lstrip().startswith("1. ")
+    assert main(["hint", "long", "6-5", "--ply", "1"]) == 0
+    assert "24/13" in capsys.readouterr().out
+    assert main(["eval", "short", "4HPwATDgc/ABMA"]) == 0
+    assert "cubeless equity" in capsys.readouterr().out
+    assert main(["rollout", "short", "--games", "36"]) == 0
+    assert "36 games" in capsys.readouterr().out
+    assert main(["hint", "short", "7", "1"]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_person_plays_a_whole_game_against_the_net(variant: str) -> None:
+    import io
+
+    from nardy import Game
+    from nardy.cli import play_game
+
+    game = Game(variant, seed=11, cube=False)
+    game.roll_off()
+    asked = []
+
+    def person(prompt: str) -> str:   # asks for a hint once, types a bad move once, then plays the first play
+        asked.append(prompt)
+        if len(asked) == 1:
+            return "hint"
+        if len(asked) == 2:
+            return "1/7"
+        return str(game.legal_moves()[0])
+
+    out = io.StringIO()
+    play_game(game, Color.WHITE, person, out)
+    text = out.getvalue()
+    assert game.result is not None and "won:" in text
+    assert "  1. " in text                 # the hint
+    assert "plays" in text                 # the net's moves
+
+
+def test_play_quits_and_ends_at_end_of_input() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "nardy.cli", "play", "short", "--seed", "1"], input="quit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "abandoned" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "nardy.cli", "play", "long", "--seed", "1"], input="",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "abandoned" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
+    import random
+
+    from nardy import Match, matfile
+    from nardy.analysis import MoveAnalysis, analyse
+    from nardy.cli import main
+    from nardy.eval import net_move
+
+    match = Match(Rules("short"), 1)
+    rng = random.Random(2)
+    game = match.new_game()
+    game.roll_off()
+    while game.result is None:
+        if game.dice is None:
+            game.roll()
+        game.play(net_move(game) if game.turn is Color.WHITE else rng.choice(game.legal_moves()))
+    match.finish_game()
+    result = analyse(match.games)
+    white, black = result.summary(Color.WHITE), result.summary(Color.BLACK)
+    assert white.total_loss == 0 and white.moves > 0
+    assert black.total_loss > 0 and black.error_rate > 0
+    assert all(m.loss >= 0 for m in result.moves)
+    path = tmp_path / "m.mat"
+    matfile.dump(match, path)
+    assert main(["analyse", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "error rate per move" in text and "0.0 mEMG" in text
+    from nardy import sgf
+
+    sgf.dump(match, tmp_path / "m.sgf")
+    assert main(["analyse", str(tmp_path / "m.sgf")]) == 0
+    assert capsys.readouterr().out == text
+    move = result.moves[0]
+    marked = [MoveAnalysis(1, 1, Color.WHITE, (3, 1), move.played, move.best, -loss, 0.0, 2).mark
+              for loss in (0.03, 0.04, 0.1, 0.2)]
+    assert marked == [None, "doubtful", "bad", "very bad"]
+    with pytest.raises(InvalidArgumentError):
+        analyse(["not a game"])  # type: ignore[list-item]
