@@ -209,6 +209,19 @@ def bearoff_lookup(begin: Callable[[], None]) -> dict[str, int]:
     return {"position": n}
 
 
+def net_forward(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
+    def run(begin: Callable[[], None]) -> dict[str, int]:
+        from nardy.eval import default_net
+
+        env = environment(variant, 20)
+        boards = np.ascontiguousarray(env.afterstates)
+        net = default_net(variant)
+        begin()
+        net.forward(boards, after=True)
+        return {"afterstate": len(boards)}
+    return run
+
+
 KERNELS: dict[str, Kernel] = {
     "movegen long contact": Kernel("_core", "generate", ("result", "row"), movegen("long", "contact")),
     "movegen long race": Kernel("_core", "generate", ("result", "row"), movegen("long", "race")),
@@ -232,6 +245,8 @@ KERNELS: dict[str, Kernel] = {
     "encode afterstates short": Kernel("_env", "Games.afterstate_features", ("afterstate",), afterstate_features("short")),
     "encode observations": Kernel("_env", "Games.observation_features", ("game",), observation_features),
     "bear-off lookup": Kernel("_bearoff", "expected_turns", ("position",), bearoff_lookup),
+    "net forward long": Kernel("_net", "forward", ("afterstate",), net_forward("long")),
+    "net forward short": Kernel("_net", "forward", ("afterstate",), net_forward("short")),
 }
 
 
