@@ -48,3 +48,14 @@ def test_rank_a_mixed_roll(benchmark, corpus, variant: str, ply: int) -> None:
     p = Position(view.tolist(), variant)
     ranked = benchmark(rank, p, (3, 1), ply=ply)
     assert len(ranked) == len(p.legal_moves((3, 1)))
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_rollout_1296_games(benchmark, variant: str) -> None:
+    """A rollout of 1296 games of the start (a contact position), 0-ply, no luck adjustment.
+    Target: at most 1 s on one core."""
+    from nardy.rollout import rollout
+
+    benchmark.group = "eval-rollout"
+    result = benchmark.pedantic(rollout, (Position.start(variant), 1296), kwargs={"seed": 1}, rounds=3)
+    assert result.games == 1296 and 0 < result.probs[0] < 1
