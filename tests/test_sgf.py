@@ -79,6 +79,13 @@ def test_illegal_play_and_results_are_reported():
         "game 1, line 2: game 1 has no result (RE) and is unfinished"]
 
 
+def test_an_opening_double_is_refused_where_the_starter_plays_the_roll_off_dice():
+    # short nardy plays the roll-off dice (opening="dice"), which cannot be a double, as .mat reading checks
+    with pytest.raises(IllegalMoveError, match="the opening roll 33 is a double"):
+        sgf.read("(;GM[6]MI[length:1];W[33hehefcfc])", strict=False)
+    assert sgf.read("(;GM[6]MI[length:1];W[31hefe])", strict=False).match.games
+
+
 def test_a_forfeit_in_sgf():
     text = "(;GM[6]MI[length:0]RE[B+16R];W[31hefe];B[double];W[take])"
     with pytest.raises(IllegalMoveError, match="read as a forfeit"):

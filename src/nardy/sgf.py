@@ -313,6 +313,7 @@ class _Reader:
                     continue  # analysis, comments, dice set-up: not part of the play
                 column = Color.WHITE if name == "W" else Color.BLACK
                 if game is None:
+                    self.rolled_off = match.forced_starter() is None  # the starter won a roll-off
                     game = match.new_game(starter=column, dice=dice)
                     if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
                         self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
@@ -330,6 +331,7 @@ class _Reader:
             raise IllegalMoveError(f"game {index} ends without a result")
 
     game_count = 0
+    rolled_off = True
 
     def _act(self, game: Game, column: Color, value: str, dice: list[int]) -> None:
         if column is not game.turn:
@@ -353,6 +355,9 @@ class _Reader:
                 else:
                     raise InvalidNotationError(f"{c!r} is not a point letter (a-x, y the bar, z off) in {value!r}")
             steps.append(f"{pair[0]}/{pair[1]}")
+        if (self.rolled_off and game.rules.opening == "dice" and value[0] == value[1]
+                and not any(event[0] == "move" for event in game.record)):
+            raise IllegalMoveError(f"the opening roll {value[:2]} is a double, but the starter plays the roll-off dice")
         dice.extend((int(value[0]), int(value[1])))
         game.roll()
         if not steps and any(move.steps for move in game.legal_moves()):
