@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from nardy import Rules
+from nardy.analysis import board_after
 from nardy.env import VectorEnv
 from nardy.eval import Net, default_net
 from nardy.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
@@ -48,14 +49,8 @@ def gnubg_chooser(kind: str):
             if len(rows) == 1:
                 continue
             view = boards[i].astype(int).tolist()
-            for s, d in pairs_of(view, int(dice[i, 0]), int(dice[i, 1])):
-                view[s] -= 1
-                if d > 0:
-                    if view[d] == -1:
-                        view[d] = 0
-                        view[0] -= 1
-                    view[d] += 1
-            actions[i] = rows[np.array(view, np.int8).tobytes()]
+            played = board_after(view, pairs_of(view, int(dice[i, 0]), int(dice[i, 1])))
+            actions[i] = rows[np.array(played, np.int8).tobytes()]
         return actions
 
     return choose

@@ -79,7 +79,8 @@ class Analysis:
         return PlayerSummary(len(mine), len(unforced), sum(m.loss for m in unforced), marks)
 
 
-def _board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+def board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """A mover's-view board after the (from, to) steps, hits put on the bar (not checked for legality)."""
     board = list(view)
     for src, dst in pairs:
         board[src] -= 1
@@ -116,12 +117,12 @@ def _game(number: int, game: Game, ply: int, net: Net | None) -> list[MoveAnalys
         last_roll = position.borne_off(position.turn.other) == CHECKERS
         if not last_roll:
             ranked = rank(position, move.dice, rules, ply=ply, net=net)
-            played = _board_after(position.view(), move.pairs())
-            equity_played = next(e for m, e, _ in ranked if _board_after(position.view(), m.pairs()) == played)
+            played = board_after(position.view(), move.pairs())
+            equity_played = next(e for m, e, _ in ranked if board_after(position.view(), m.pairs()) == played)
             out.append(MoveAnalysis(number, count, who, move.dice, move, ranked[0][0], equity_played, ranked[0][1],
                                     len(ranked)))
         position = position.apply(move, rules, last_roll=last_roll)
     return out
 
 
-__all__ = ["Analysis", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse"]
+__all__ = ["Analysis", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse", "board_after"]

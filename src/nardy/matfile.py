@@ -77,14 +77,22 @@ def parse_options(text: str) -> dict[str, Any]:
 
 # writing ------------------------------------------------------------------------------------------
 
-def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White", "Black"),
-          tags: dict[str, str] | None = None) -> str:
-    """The `.mat` text of a match (a single game is written as a money session of one game)."""
+def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
+          ) -> tuple[list[Game], int, Rules, tuple[str, str], dict[str, str] | None]:
+    """What a writer of match files needs: the games, the match length (0: a money session, as a
+    single game is written), the rules, the players and the tags (a `MatchRecord`'s own, with
+    `tags` over them)."""
     if isinstance(match, MatchRecord):
         players, tags = match.players, {**match.tags, **(tags or {})}
         match = match.match
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
-    rules = match.rules
+    return games, length, match.rules, players, tags
+
+
+def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White", "Black"),
+          tags: dict[str, str] | None = None) -> str:
+    """The `.mat` text of a match (a single game is written as a money session of one game)."""
+    games, length, rules, players, tags = parts(match, players, tags)
     for name in players:
         if not isinstance(name, str) or not name.strip() or ":" in name or "\n" in name:
             raise InvalidArgumentError(f"a player's name is a non-empty line without ':', got {name!r}")

@@ -23,7 +23,7 @@ from typing import Any
 from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
 from .game import Game, Match
-from .matfile import MatchRecord, ReadWarning, format_options, parse_options
+from .matfile import MatchRecord, ReadWarning, format_options, parse_options, parts
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
@@ -129,11 +129,7 @@ def _point(point: int, black: bool) -> str:
 def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White", "Black"),
           tags: dict[str, str] | None = None) -> str:
     """The SGF text of a match (a single game is written as a money session of one game)."""
-    if isinstance(match, MatchRecord):
-        players, tags = match.players, {**match.tags, **(tags or {})}
-        match = match.match
-    games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
-    rules = match.rules
+    games, length, rules, players, tags = parts(match, players, tags)
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise InvalidArgumentError(f"a player's name is a non-empty text, got {name!r}")
