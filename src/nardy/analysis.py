@@ -2,13 +2,8 @@
 
 `analyse(games)` replays every move of the games (a `Match`'s, a match file's) and ranks the
 roll's plays with `nardy.eval.rank`. A move's loss is the best play's equity minus the played
-one's (cubeless, for the mover), and it is marked as GNU Backgammon marks moves:
-
-| mark | loss at least |
-|---|---|
-| doubtful | 0.04 |
-| bad | 0.08 |
-| very bad | 0.16 |
+one's (cubeless, for the mover), and it is marked as GNU Backgammon marks moves: "doubtful"
+for a loss of at least 0.04, "bad" for at least 0.08, "very bad" for at least 0.16.
 
 A player's error rate is the mean loss over its unforced moves (those with more than one
 legal play), in thousandths of a point per move (gnubg's "mEMG" per move, cubeless here).

@@ -14,9 +14,9 @@ With `start=` (a Position), every game of every slot is played on from that posi
 side on roll rolling at once (a rollout, as `simulate(start=)` plays them).
 
 No game runs forever: one still going after `max_plies` plies (default 10,000; random games
-last 40 to 400) is truncated, Gymnasium's `truncated`, scored as nothing and restarted.
-Some positions are never left (short nardy: both sides on the bar against closed boards), and
-there the limit is what ends the game.
+last 40 to 400) is truncated, Gymnasium's `truncated`, scored as nothing and restarted. A
+start position that could never be left (short nardy: both sides on the bar against closed
+boards, `Status.BOTH_SHUT_OUT`) is refused with `InvalidPositionError`.
 
 Threads: an environment is stepped by one thread at a time. Calls from several threads are
 serialised by a lock (each step is whole, and memory is never corrupted), so sharing one only

@@ -87,6 +87,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
 
     # the Gymnasium interface -----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """A new game (`seed` as in `VectorEnv.reset`): (observation, info)."""
         super().reset(seed=seed)
         self.game.reset(seed=seed, options=options)
         self._over = False
@@ -97,6 +98,13 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Play one checker step (action 0..149, see `step_of`): (observation, reward,
+        terminated, truncated, info) as the class says; the turn passes after its last step.
+
+        An action the mask forbids loses the game for the side that acted (reward -1, info
+        "illegal_action") or, with ``illegal_action="raise"``, raises `IllegalMoveError`;
+        a step after the game ended raises `GameOverError`.
+        """
         if self._over:
             raise GameOverError("the game is over: call reset()")
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
@@ -130,6 +138,8 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         return np.frombuffer(b"".join(ordered), np.int8).reshape(-1, 26).copy()
 
     def render(self) -> str | None:
+        """With ``render_mode="ansi"``, the ASCII board (docs/formats.md section 9) and the dice
+        left to play; else None."""
         if self.render_mode != "ansi":
             return None
         from .diagram import diagram
