@@ -371,3 +371,42 @@ def test_apply_takes_a_move_or_its_text_and_names_the_parameter_otherwise():
     assert p.apply("24/18 13/8", dice=(6, 5)) == p.apply(p.parse_move("24/18 13/8", (6, 5)))
     with pytest.raises(InvalidArgumentError, match="takes a Move or its text"):
         p.apply(42)  # type: ignore[arg-type]
+
+
+def test_forfeit_reads_its_colour_as_every_colour_parameter_does():
+    from nardy import Game
+
+    game = Game("short", seed=1)
+    game.roll_off()
+    game.forfeit(3, by="white")
+    assert game.result.winner is Color.BLACK and game.result.kind == "forfeit"
+    other = Game("short", seed=1)
+    other.roll_off()
+    with pytest.raises(InvalidArgumentError, match="by"):
+        other.forfeit(3, by="purple")
+
+
+def test_a_net_file_with_a_broken_header_is_refused_by_name(tmp_path):
+    import json
+
+    import numpy as np
+
+    from nardy.eval import Net
+
+    net = Net.initial("short", 8)
+    for header in ({"format": "nardy-net", "version": 1, "meta": {}},
+                   {"format": "nardy-net", "version": 1, "variant": "short", "meta": []}):
+        path = tmp_path / "n.npz"
+        np.savez(path, header=np.array(json.dumps(header)), w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2)
+        with pytest.raises(InvalidArgumentError, match="header needs a variant and a meta"):
+            Net.load(path)
+
+
+def test_simulation_results_are_written_whatever_the_case_of_the_extension(tmp_path):
+    from nardy.cli import main
+
+    for name in ("games.CSV", "games.NPZ"):
+        assert main(["simulate", "short", "--games", "20", "--seed", "1", "--threads", "1",
+                     "--out", str(tmp_path / name)]) == 0
+        assert (tmp_path / name).stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.CSV", "games.NPZ"]  # nothing else left

@@ -115,7 +115,11 @@ class Net:
         if header.get("version") != FORMAT_VERSION:
             raise InvalidArgumentError(f"{path}: net format version {header.get('version')!r}, "
                                        f"this nardy reads {FORMAT_VERSION}")
-        return cls(Variant.parse(header["variant"]), meta=dict(header.get("meta", {})), **arrays)
+        meta = header.get("meta", {})
+        if not isinstance(meta, dict) or not isinstance(header.get("variant"), str):
+            raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object, "
+                                       f"got {header!r}")
+        return cls(Variant.parse(header["variant"]), meta=dict(meta), **arrays)
 
     def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
         """The raw outputs (m, 5) float32 for each board (mover's view; `after`: an afterstate,

@@ -254,7 +254,7 @@ class Game:
             raise GameOverError(f"the game is over: {self.result}")
         if isinstance(points, bool) or not isinstance(points, int) or points < 1:
             raise InvalidArgumentError(f"a forfeit gives a whole number of points, at least 1, got {points!r}")
-        loser = self.turn if by is None else Color(by)
+        loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "forfeit", points)
         self.record.append(("forfeit", int(loser), points))

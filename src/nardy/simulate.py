@@ -116,12 +116,14 @@ class Simulation:
             "winner": self.winner, "starter": self.starter, "kind": self.kind, "points": self.points,
             "plies": self.plies, "white_pips": self.final_pips[:, 0], "black_pips": self.final_pips[:, 1],
         }
-        if path.endswith(".npz"):
+        kind = str(path).lower()
+        if kind.endswith(".npz"):
             arrays: dict[str, Any] = dict(columns)
             if self.trace is not None:
                 arrays.update(trace=self.trace, trace_offsets=self.trace_offsets)
-            np.savez_compressed(path, **arrays)
-        elif path.endswith(".csv"):
+            with open(path, "wb") as f:  # a file object: numpy adds no ".npz" to a name in other case
+                np.savez_compressed(f, **arrays)
+        elif kind.endswith(".csv"):
             table: npt.NDArray[Any] = np.column_stack([np.asarray(c) for c in columns.values()])
             np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
         else:
