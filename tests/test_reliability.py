@@ -113,16 +113,28 @@ def test_simulate_names_the_ply_limit_when_a_game_does_not_end(monkeypatch, poli
 
 # Ctrl-C -----------------------------------------------------------------------------------------
 def interrupted_after(seconds: float, call, *args, **kwargs):
-    """Call `call(*args, **kwargs)` with a SIGINT arriving after `seconds`; the seconds it took to stop."""
-    timer = threading.Timer(seconds, _thread.interrupt_main, args=(signal.SIGINT,))
+    """Call `call(*args, **kwargs)` with SIGINT arriving after `seconds` (and again every second
+    until it stops: Python runs a signal's handler wherever the main thread happens to be, and an
+    exception raised inside a callback, such as hypothesis's gc hook, is dropped as unraisable);
+    the seconds from the first signal to the stop."""
+    done = threading.Event()
+
+    def interrupt() -> None:
+        if not done.wait(seconds):
+            _thread.interrupt_main(signal.SIGINT)
+            while not done.wait(1.0):
+                _thread.interrupt_main(signal.SIGINT)
+
+    sender = threading.Thread(target=interrupt, daemon=True)
     started = time.perf_counter()
-    timer.start()
+    sender.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             call(*args, **kwargs)
         return time.perf_counter() - started - seconds
     finally:
-        timer.cancel()
+        done.set()
+        sender.join()
 
 
 def test_ctrl_c_stops_perft():
