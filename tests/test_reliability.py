@@ -169,15 +169,13 @@ def test_ctrl_c_ends_the_perft_command():
                                stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)  # started and inside the core
     assert process.poll() is None
-    sent = time.perf_counter()
     process.send_signal(signal.SIGINT)
     try:
         process.communicate(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
-        pytest.fail("nardy perft long 9 did not stop on SIGINT")
-    assert time.perf_counter() - sent < 20
+        pytest.fail("nardy perft long 9 did not stop within 20 s of SIGINT")
     assert process.returncode != 0
 
 
