@@ -75,6 +75,16 @@ def parse_options(text: str) -> dict[str, Any]:
     return options
 
 
+def concede(game: Game, points: int, loser: Color) -> bool:
+    """A file's win of `points` in an unfinished game: `loser`'s resignation when the points are
+    1, 2 or 3 times the cube (True); otherwise False, and the reader decides (a forfeit, leniently)."""
+    value, rest = divmod(points, game.cube_value)
+    if rest or value not in (1, 2, 3):
+        return False
+    game.resign(value, by=loser)
+    return True
+
+
 # writing ------------------------------------------------------------------------------------------
 
 def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
@@ -501,10 +511,7 @@ class _Reader:
         assert self.match is not None
         points = action.value
         if game.result is None:  # the other side resigned, or forfeited
-            value, rest = divmod(points, game.cube_value)
-            if not rest and value in (1, 2, 3):
-                game.resign(value, by=column.other)
-            else:
+            if not concede(game, points, column.other):
                 self._tolerate(f"{column.name.lower()} wins {points} points at cube {game.cube_value}, which no "
                                f"resignation gives (1, 2 or 3 times the cube): read as a forfeit")
                 game.forfeit(points, by=column.other)

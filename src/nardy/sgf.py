@@ -23,7 +23,7 @@ from typing import Any
 from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
 from .game import Game, Match
-from .matfile import MatchRecord, ReadWarning, format_options, parse_options, parts
+from .matfile import MatchRecord, ReadWarning, concede, format_options, parse_options, parts
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
@@ -383,10 +383,7 @@ class _Reader:
         if game.result is None:
             if not resigned:
                 raise IllegalMoveError(f"RE[{text}], but the game is unfinished")
-            value, rest = divmod(points, game.cube_value)
-            if not rest and value in (1, 2, 3):
-                game.resign(value, by=winner.other)
-            else:
+            if not concede(game, points, winner.other):
                 self._tolerate(f"{winner.name.lower()} wins {points} points at cube {game.cube_value}, which no "
                                f"resignation gives: read as a forfeit")
                 game.forfeit(points, by=winner.other)
