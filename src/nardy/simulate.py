@@ -259,11 +259,11 @@ def simulate(
             for result in pool.map(lambda chunk: play_chunk(chunk, stop), chunks):
                 joined.add(result)
                 finished(len(result["winner"]))
-        except BaseException:  # an interrupt (Ctrl-C) or an error: stop promptly
+        except BaseException:  # an interrupt (Ctrl-C) or an error: the chunks still playing stop
             stop[0] = 1
             raise
-        finally:  # drop the chunks not yet started
-            pool.shutdown(wait=True, cancel_futures=True)
+        finally:  # drop the chunks not yet started; never block here, where a second Ctrl-C may land
+            pool.shutdown(wait=False, cancel_futures=True)
         return joined.simulation(rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
                                  seconds=time.perf_counter() - started)
     threads = distributed.threads(executor)
