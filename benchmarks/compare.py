@@ -241,6 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "machine": machine(), "a": commits["A"], "b": commits["B"], "commit": commits["B"],
             "rounds": args.rounds, "threshold": args.threshold,
             "ratios": {r.name: {"ratio": r.ratio, "low": r.low, "high": r.high, "verdict": r.verdict} for r in ratios},
+            "times": {short(name): {"a": times_a[name], "b": times_b.get(name, [])} for name in times_a},
         })
     return 1 if slower else 0
 
