@@ -31,6 +31,19 @@ def test_archives_that_read_strictly(name, games, final):
         assert all(game.over for game in record.games)
 
 
+def test_a_gnubg_money_session_with_the_jacoby_rule_from_its_mat_and_its_sgf():
+    # GNU Backgammon 1.07 played itself (a money session, Jacoby on: its default) and wrote both
+    # files; the .mat does not say Jacoby, so the caller does; the SGF does (RU[Jacoby])
+    from nardy import Rules, sgf
+    from test_matfile import same_games
+
+    jacoby = Rules("short", jacoby=True)
+    mat, sgf_record = matfile.load(DATA / "gnubg-money-jacoby.mat", jacoby), sgf.load(DATA / "gnubg-money-jacoby.sgf")
+    assert sgf_record.rules == jacoby and mat.players == sgf_record.players == ("gnubg", "root")
+    same_games(mat.match, sgf_record.match)
+    assert len(mat.games) == 7 and score(mat) == (9, 11) and all(game.over for game in mat.games)
+
+
 @pytest.mark.parametrize("name, error, games, final, warnings", [
     ("mid-match.mat", "game 3, line 5: the file starts at game 3, not game 1", 4, (3, 7),
      ["game 3, line 5: the file starts at game 3, not game 1", "game 3, line 6: the match starts at 1-1, not 0-0"]),
@@ -165,12 +178,12 @@ def test_replay_many_files_one_line_each_and_the_exit_code(capsys):
     assert main(["replay", str(DATA)]) == 2  # three files need lenient reading: it goes on past them
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    assert len(lines) == 6 and "3 of 6 files could not be read" in err
+    assert len(lines) == 8 and "3 of 8 files could not be read" in err
     assert f"{DATA / 'server-steps.mat'}: 3 game(s), 122 moves, score gnubg 1, root 4" in lines
     assert any(line.startswith(f"{DATA / 'mid-match.mat'}: error: game 3, line 5: the file starts at game 3") for line in lines)
     assert main(["replay", "--lenient", str(DATA / "*.mat")]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 6
+    assert len(lines) == 7
     assert f"{DATA / 'forced-left-out.mat'}: 4 game(s), 138 moves, score gnubg 0, root 9, 1 warning(s): " \
            "game 3, line 44: played the forced move bar/23 bar/21, which the file leaves out" in lines
 

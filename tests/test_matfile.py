@@ -230,6 +230,24 @@ def test_given_rules_must_agree_with_the_file():
     with pytest.raises(InvalidNotationError, match="not Rules\\('long'\\)"):
         matfile.read(GNUBG_STYLE, Rules("long"))
     assert matfile.read(GNUBG_STYLE, Rules("short")).rules == Rules("short")
+    body = GNUBG_STYLE.split("\n", 4)[4]
+    with pytest.raises(InvalidNotationError, match="header says jacoby=true, but the rules given are Rules\\('short'\\)"):
+        matfile.read('; [Jacoby "On"]\n' + body, Rules("short"))
+
+
+def test_given_rules_fill_in_what_the_header_does_not_say():
+    # GNU Backgammon's .mat export of a Jacoby money session says nothing of Jacoby (where a
+    # gammon with the cube never turned scores 1): only the caller can say so
+    jacoby = Rules("short", jacoby=True)
+    match = play_match(jacoby, 0, seed=3, max_games=6)
+    text = "\n".join(line for line in matfile.write(match).splitlines() if "jacoby" not in line.lower())
+    with pytest.raises(IllegalMoveError, match="the file says black wins 1, but the play gives black 2"):
+        matfile.read(text)
+    record = matfile.read(text, jacoby)
+    assert record.rules == jacoby
+    same_games(match, record.match)
+    long_rules = Rules("long", koks=True)
+    assert matfile.read(matfile.write(play_match(long_rules, 1, seed=2)), long_rules).rules == long_rules
 
 
 @pytest.mark.parametrize("players, tags", [

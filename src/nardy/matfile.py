@@ -189,7 +189,9 @@ class ReadWarning:
 def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
     """The match a `.mat` text holds, every game replayed and checked against the rules.
 
-    `rules`, if given, must agree with what the file's header says. Raises
+    `rules`, if given, are the rules the file is played with: they fill in what its header
+    does not say (GNU Backgammon's export does not say Jacoby) and must agree with what it
+    does say. Raises
     `InvalidNotationError` for text that is not a match file and the rules' errors
     (`IllegalMoveError`, ...) for play that is not legal, naming the game and the line.
 
@@ -407,11 +409,15 @@ class _Reader:
         self.cells += 1
 
     def _rules(self) -> Rules:
-        name = self.tags.pop("Variation", VARIATIONS[Variant.SHORT])
+        """The header's rules; where it is silent, the caller's (if given), else the defaults."""
+        given = self.given
+        name = self.tags.pop("Variation", VARIATIONS[Variant.SHORT])  # no tag: backgammon, as the format has it
         variants = {v: k for k, v in VARIATIONS.items()}
         if name not in variants:
             raise InvalidNotationError(f"unsupported variation {name!r}: nardy reads {', '.join(variants)}")
         variant = variants[name]
+        if given is not None and given.variant is not variant:
+            raise InvalidNotationError(f"the file is {variant.value} nardy, not {given!r}")
         options: dict[str, Any] = {}
         for tag, option in (("Crawford", "crawford"), ("Jacoby", "jacoby")):
             if tag in self.tags and variant is Variant.SHORT:
@@ -420,10 +426,13 @@ class _Reader:
                     raise InvalidNotationError(f"the {tag} tag is On or Off, got {value!r}")
                 options[option] = value in ("on", "true")
         options.update(parse_options(self.tags.pop("Rules", "")))
-        rules = Rules(variant, **options)
-        if self.given is not None and self.given != rules:
-            raise InvalidNotationError(f"the file is played with {rules!r}, not {self.given!r}")
-        return rules
+        stated = Rules(variant, **options)
+        if given is None:
+            return stated
+        differ = {name: value for name, value in options.items() if getattr(given, name) != value}
+        if differ:
+            raise InvalidNotationError(f"the file's header says {format_options(differ)}, but the rules given are {given!r}")
+        return given
 
     def _score_line(self, text: str) -> None:
         parts = text.split(":")
