@@ -1,6 +1,6 @@
 """A/B wall-time comparison of two git revisions that is honest about noise.
 
-    python -m benchmarks.compare REV_A REV_B [--rounds 6] [--threshold 0.05] [--history FILE]
+    python -m benchmarks.compare REV_A REV_B [--rounds 8] [--max-rounds 40] [--history FILE]
 
 Each revision is built once into its own directory (`.benchmarks/builds/<commit>/`, reused
 while the commit is the same), then this checkout's benchmarks run against both builds in
@@ -8,9 +8,11 @@ alternating rounds in one session (A B, B A, A B, ...), each round one pytest-be
 revision with the CPU-time timer (`--benchmark-timer=time.process_time`). Per benchmark and
 round the fastest of pytest-benchmark's own rounds is kept; the ratio B/A of a round pairs two
 runs taken seconds apart, so drifting load on a shared machine cancels. The estimate is the
-geometric mean of the per-round ratios, with a bootstrap confidence interval over rounds, and
-a benchmark is called SLOWER (a regression, exit status 1) only when the whole interval lies
-above 1 + threshold, FASTER only when it lies wholly below 1 / (1 + threshold).
+Hodges-Lehmann estimate of the rounds' log ratios, with its exact (Wilcoxon signed-rank)
+confidence interval. A benchmark is called SLOWER (a regression, exit status 1) only when the
+whole interval lies above 1 + threshold, FASTER only when it lies wholly below 1 / (1 +
+threshold), and "same" only when it rules out a change of `resolution` (10%) either way; while
+any verdict is "unclear", rounds go on, up to `--max-rounds`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -37,6 +39,8 @@ from benchmarks.toolkit import ROOT, ToolError, guarded, machine, resolve
 
 BUILDS = ROOT / ".benchmarks" / "builds"
 THRESHOLD = 0.03  # a ratio must be surely beyond 1.03 to be called a regression
+RESOLUTION = 0.10  # "same" must rule out a 10% change; until it does, more rounds are run
+ROUNDS, MAX_ROUNDS = 8, 40
 
 # A fast subset (milliseconds per call, so a round is one pytest start-up and about a second):
 # the batch pips, the move generator on long-contact positions, and perft.
@@ -57,36 +61,52 @@ class Ratio:
     ratio: float
     low: float
     high: float
-    verdict: str  # "SLOWER", "FASTER" or "same"
+    verdict: str  # "SLOWER", "FASTER", "same" or "unclear"
 
 
-def ratio_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0.95,
-                   resamples: int = 10_000, seed: int = 0) -> tuple[float, float, float]:
-    """(estimate, low, high) of B/A from per-round paired times: the geometric mean of the rounds'
-    ratios and its percentile bootstrap interval (rounds resampled with replacement)."""
+def signed_rank_rank(n: int, confidence: float) -> int:
+    """k such that the k-th smallest and k-th largest of n paired rounds' Walsh averages bound
+    a `confidence` interval (the exact null distribution of Wilcoxon's signed-rank statistic);
+    1 (the whole range) when n rounds are too few for that confidence."""
+    ways = np.zeros(n * (n + 1) // 2 + 1)
+    ways[0] = 1
+    for rank in range(1, n + 1):  # the number of sign patterns with each rank sum
+        ways[rank:] = ways[rank:] + ways[:-rank].copy()
+    below = np.cumsum(ways) / 2.0 ** n  # P(W <= w)
+    return max(1, int(np.searchsorted(below, (1 - confidence) / 2, side="right")))
+
+
+def ratio_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """(estimate, low, high) of B/A from per-round paired times: the Hodges-Lehmann estimate of
+    the rounds' log ratios (the median of their pairwise means, so a round in which one side's
+    whole run was slowed moves it little) and its exact distribution-free interval (Wilcoxon's
+    signed-rank), back on the ratio scale."""
     if len(a) != len(b) or len(a) < 2:
         raise ToolError(f"need at least two paired rounds, got {len(a)} and {len(b)} times")
     if min(a) <= 0 or min(b) <= 0:
         raise ToolError("times must be positive")
     logs = np.log(np.asarray(b, float)) - np.log(np.asarray(a, float))
-    rng = np.random.default_rng(seed)
-    means = logs[rng.integers(0, len(logs), (resamples, len(logs)))].mean(axis=1)
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(means, [tail, 1 - tail])
-    return math.exp(logs.mean()), math.exp(low), math.exp(high)
+    i, j = np.triu_indices(len(logs))
+    walsh = np.sort((logs[i] + logs[j]) / 2)
+    k = signed_rank_rank(len(logs), confidence)
+    return math.exp(float(np.median(walsh))), math.exp(walsh[k - 1]), math.exp(walsh[-k])
 
 
-def verdict(low: float, high: float, threshold: float) -> str:
-    """SLOWER only if the whole interval is above 1 + threshold; FASTER only if wholly below its inverse."""
+def verdict(low: float, high: float, threshold: float, resolution: float = RESOLUTION) -> str:
+    """SLOWER only if the whole interval is above 1 + threshold; FASTER only if wholly below its
+    inverse; "same" if it lies within a change of `resolution` either way; else "unclear" (the
+    noise hides whether it changed by that much: more rounds will tell)."""
     if low > 1 + threshold:
         return "SLOWER"
     if high < 1 / (1 + threshold):
         return "FASTER"
-    return "same"
+    if high <= 1 + resolution and low >= 1 / (1 + resolution):
+        return "same"
+    return "unclear"
 
 
 def compare(times_a: dict[str, list[float]], times_b: dict[str, list[float]], threshold: float = THRESHOLD,
-            confidence: float = 0.95) -> list[Ratio]:
+            confidence: float = 0.95, resolution: float = RESOLUTION) -> list[Ratio]:
     """One Ratio per benchmark timed in both revisions, in A's order."""
     out = []
     for name, a in times_a.items():
@@ -95,7 +115,7 @@ def compare(times_a: dict[str, list[float]], times_b: dict[str, list[float]], th
             continue
         ratio, low, high = ratio_interval(a, b, confidence)
         out.append(Ratio(name, float(np.median(a)), float(np.median(b)), ratio, low, high,
-                         verdict(low, high, threshold)))
+                         verdict(low, high, threshold, resolution)))
     return out
 
 
@@ -184,15 +204,23 @@ def run_once(site: Path, selection: Sequence[str], label: str, max_time: float) 
 
 
 def interleaved(sites: dict[str, Path], selection: Sequence[str], rounds: int, max_time: float,
-                log=sys.stderr) -> dict[str, dict[str, list[float]]]:
-    """{label: {benchmark: [time per round]}}, the revisions alternating A B, B A, ..."""
+                log=sys.stderr, max_rounds: int | None = None,
+                settled: Callable[[dict[str, dict[str, list[float]]]], bool] | None = None,
+                ) -> dict[str, dict[str, list[float]]]:
+    """{label: {benchmark: [time per round]}}, the revisions alternating A B, B A, ...: `rounds`
+    rounds, then more, up to `max_rounds`, until `settled(times)`."""
     times: dict[str, dict[str, list[float]]] = {label: {} for label in sites}
     labels = list(sites)
-    for i in range(rounds):
+    most = max(rounds, max_rounds or rounds)
+    for i in range(most):
         for label in labels if i % 2 == 0 else labels[::-1]:
             for name, t in run_once(sites[label], selection, label, max_time).items():
                 times[label].setdefault(name, []).append(t)
-        print(f"round {i + 1}/{rounds} done", file=log, flush=True)
+        done = i + 1 >= rounds and (settled is None or settled(times))
+        print(f"round {i + 1} done" + ("" if done or i + 1 < rounds else ": too noisy to tell yet, one more"),
+              file=log, flush=True)
+        if done:
+            break
     return times
 
 
@@ -205,7 +233,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.compare", description=__doc__.split("\n\n")[0])
     parser.add_argument("a", metavar="REV_A", help="the revision to compare against (e.g. main)")
     parser.add_argument("b", metavar="REV_B", help="the revision under test (e.g. HEAD)")
-    parser.add_argument("--rounds", type=int, default=6, help="alternating rounds (default 6)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"alternating rounds at least (default {ROUNDS})")
+    parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS,
+                        help=f"rounds at most, while a benchmark's verdict is unclear (default {MAX_ROUNDS})")
+    parser.add_argument("--resolution", type=float, default=RESOLUTION,
+                        help=f"'same' must rule out a change of this much (default {RESOLUTION})")
     parser.add_argument("--threshold", type=float, default=THRESHOLD,
                         help=f"a ratio must be surely beyond 1 + this to count (default {THRESHOLD})")
     parser.add_argument("--confidence", type=float, default=0.95, help="of the bootstrap interval (default 0.95)")
@@ -217,29 +249,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 2:
         raise ToolError("--rounds must be at least 2")
-    if not 0 < args.confidence < 1 or args.threshold < 0:
-        raise ToolError("--confidence must be in (0, 1) and --threshold at least 0")
+    if args.max_rounds < args.rounds:
+        raise ToolError(f"--max-rounds must be at least --rounds ({args.rounds})")
+    if not 0 < args.confidence < 1 or args.threshold < 0 or args.resolution <= args.threshold:
+        raise ToolError("--confidence must be in (0, 1), --threshold at least 0 and --resolution above --threshold")
     commits = {"A": resolve(args.a), "B": resolve(args.b)}
     sites = {label: build(commit) for label, commit in commits.items()}
     for site in sites.values():
         check_import(site)
+    def judged(times: dict[str, dict[str, list[float]]]) -> list[Ratio]:
+        times_a, times_b = times.values()
+        return compare({short(k): v for k, v in times_a.items()}, {short(k): v for k, v in times_b.items()},
+                       args.threshold, args.confidence, args.resolution)
+
     times = interleaved({f"{label} ({args.a if label == 'A' else args.b})": site for label, site in sites.items()},
-                        args.benchmarks, args.rounds, args.max_time)
+                        args.benchmarks, args.rounds, args.max_time, max_rounds=args.max_rounds,
+                        settled=lambda times: all(r.verdict != "unclear" for r in judged(times)))
+    ratios = judged(times)
     times_a, times_b = times.values()
-    ratios = compare({short(k): v for k, v in times_a.items()}, {short(k): v for k, v in times_b.items()},
-                     args.threshold, args.confidence)
-    print(f"A = {args.a} ({commits['A'][:12]}), B = {args.b} ({commits['B'][:12]}); {args.rounds} alternating rounds, "
+    rounds = len(next(iter(times_a.values()), []))
+    print(f"A = {args.a} ({commits['A'][:12]}), B = {args.b} ({commits['B'][:12]}); {rounds} alternating rounds, "
           f"CPU time (time.process_time), fastest of each run; regression = interval wholly above "
-          f"{1 + args.threshold:.2f}")
+          f"{1 + args.threshold:.2f}; same = interval within {1 + args.resolution:.2f}x either way")
     print(table(ratios, args.confidence))
     slower = [r.name for r in ratios if r.verdict == "SLOWER"]
+    unclear = [r.name for r in ratios if r.verdict == "unclear"]
     print(f"regression in {len(slower)} of {len(ratios)}: {', '.join(slower)}" if slower else
-          f"no regression in {len(ratios)} benchmarks")
+          f"no regression in {len(ratios)} benchmarks" + (
+              f", but {len(unclear)} too noisy to tell after {rounds} rounds (a quieter machine or more "
+              f"--max-rounds will tell): {', '.join(unclear)}" if unclear else ""))
     if args.history:
         history.append(args.history, {
             "kind": "compare", "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "machine": machine(), "a": commits["A"], "b": commits["B"], "commit": commits["B"],
-            "rounds": args.rounds, "threshold": args.threshold,
+            "rounds": rounds, "threshold": args.threshold, "resolution": args.resolution,
             "ratios": {r.name: {"ratio": r.ratio, "low": r.low, "high": r.high, "verdict": r.verdict} for r in ratios},
             "times": {short(name): {"a": times_a[name], "b": times_b.get(name, [])} for name in times_a},
         })

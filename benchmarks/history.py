@@ -119,14 +119,15 @@ def verdicts(records: Sequence[dict[str, Any]]) -> str:
     if not runs:
         raise ToolError("the history holds no compare records")
     names = list(dict.fromkeys(name for r in runs for name in r.get("ratios", {})))
-    lines = [f"{len(runs)} comparisons; a regression (any benchmark SLOWER) in "
+    rounds = sorted(int(r.get("rounds", 0)) for r in runs)
+    lines = [f"{len(runs)} comparisons ({rounds[0]}-{rounds[-1]} rounds, median {rounds[len(rounds) // 2]}); "
+             f"a regression (any benchmark SLOWER) in "
              f"{sum(any(v.get('verdict') == 'SLOWER' for v in r.get('ratios', {}).values()) for r in runs)}"]
     for name in names:
         got = [r["ratios"][name] for r in runs if name in r.get("ratios", {})]
         ratios = sorted(v["ratio"] for v in got)
-        lines.append(f"  {name}: SLOWER {sum(v['verdict'] == 'SLOWER' for v in got)}, "
-                     f"FASTER {sum(v['verdict'] == 'FASTER' for v in got)}, same {sum(v['verdict'] == 'same' for v in got)} "
-                     f"of {len(got)}; ratio {ratios[0]:.3f}..{ratios[-1]:.3f}")
+        counted = ", ".join(f"{kind} {sum(v['verdict'] == kind for v in got)}" for kind in ("SLOWER", "FASTER", "same", "unclear"))
+        lines.append(f"  {name}: {counted} of {len(got)}; ratio {ratios[0]:.3f}..{ratios[-1]:.3f}")
     return "\n".join(lines)
 
 

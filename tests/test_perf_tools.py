@@ -27,14 +27,30 @@ def test_identical_times_give_ratio_one_and_an_interval_around_it():
     assert compare.verdict(low, high, 0.05) == "same"
 
 
-def test_the_ratio_is_the_geometric_mean_of_the_paired_rounds():
-    ratio, low, high = compare.ratio_interval([1.0, 2.0, 4.0], [1.1, 2.4, 4.0])
-    assert ratio == pytest.approx(math.exp((math.log(1.1) + math.log(1.2) + 0) / 3))
-    assert low <= ratio <= high
+def test_the_ratio_is_the_hodges_lehmann_estimate_of_the_paired_rounds():
+    # log ratios 0, log 1.1, log 1.2: Walsh averages are the three and their three pairwise means
+    ratio, low, high = compare.ratio_interval([1.0, 2.0, 4.0], [1.0, 2.2, 4.8])
+    logs = [0.0, math.log(1.1), math.log(1.2)]
+    walsh = sorted(logs + [(x + y) / 2 for k, x in enumerate(logs) for y in logs[k + 1:]])
+    assert ratio == pytest.approx(math.exp((walsh[2] + walsh[3]) / 2))
+    assert (low, high) == (pytest.approx(1.0), pytest.approx(1.2))  # 3 rounds: the whole range
+
+
+def test_one_slowed_round_moves_the_estimate_little():
+    a = [1.0] * 10
+    b = [1.05] * 9 + [3.0]  # one round in which B's whole run was slowed
+    ratio, low, high = compare.ratio_interval(a, b)
+    assert ratio == pytest.approx(1.05) and low == pytest.approx(1.05)
+
+
+@pytest.mark.parametrize("n, k", [(5, 1), (6, 1), (8, 4), (10, 9), (20, 53)])
+def test_the_interval_ranks_are_wilcoxon_s_critical_values(n, k):
+    assert compare.signed_rank_rank(n, 0.95) == k  # standard tables: n=8 T=3, n=10 T=8, n=20 T=52
 
 
 @pytest.mark.parametrize("low, high, expected", [
-    (1.051, 1.2, "SLOWER"), (1.049, 1.2, "same"), (0.9, 1.1, "same"), (0.80, 0.95, "FASTER"), (0.80, 0.96, "same"),
+    (1.051, 1.2, "SLOWER"), (1.049, 1.08, "same"), (0.95, 1.09, "same"), (0.80, 0.95, "FASTER"), (0.92, 0.96, "same"),
+    (1.049, 1.2, "unclear"), (0.85, 1.01, "unclear"),
 ])
 def test_a_verdict_needs_the_whole_interval_beyond_the_threshold(low, high, expected):
     assert compare.verdict(low, high, 0.05) == expected
@@ -49,7 +65,7 @@ def test_drift_shared_by_a_pair_cancels():
 
 @pytest.mark.parametrize("slowdown, wanted", [(1.0, "same"), (1.10, "SLOWER")])
 def test_false_alarm_and_detection_rates_on_synthetic_noise(slowdown, wanted):
-    """3% noise per run, 8 rounds, the default threshold: >= 19 of 20 decided right."""
+    """3% noise per run, 8 rounds, the default threshold and resolution: >= 19 of 20 decided right."""
     rng = np.random.default_rng(7)
     right = 0
     for _ in range(200):
@@ -57,6 +73,25 @@ def test_false_alarm_and_detection_rates_on_synthetic_noise(slowdown, wanted):
         b = slowdown * np.exp(rng.normal(0, 0.03, 8))
         right += compare.verdict(*compare.ratio_interval(a, b)[1:], compare.THRESHOLD) == wanted
     assert right >= 190
+
+
+def test_rounds_go_on_while_a_verdict_is_unclear_and_stop_at_the_most(monkeypatch):
+    rng = np.random.default_rng(3)
+    noise = {"A": 0.0, "B": 0.0}
+
+    def fake_run(site, selection, label, max_time):
+        return {"bench": float(np.exp(rng.normal(0, noise[label])))}
+
+    monkeypatch.setattr(compare, "run_once", fake_run)
+
+    def settled(times):
+        return all(r.verdict != "unclear" for r in compare.compare(*times.values()))
+
+    quiet = compare.interleaved({"A": Path("a"), "B": Path("b")}, [], 4, 0.1, max_rounds=40, settled=settled)
+    assert len(quiet["A"]["bench"]) == 4  # identical times: "same" after the first rounds
+    noise.update(A=0.3, B=0.3)
+    noisy = compare.interleaved({"A": Path("a"), "B": Path("b")}, [], 4, 0.1, max_rounds=12, settled=settled)
+    assert len(noisy["A"]["bench"]) == len(noisy["B"]["bench"]) == 12
 
 
 def test_too_few_rounds_or_bad_times_are_refused():
@@ -286,11 +321,11 @@ def test_bad_history_files_are_one_line_and_exit_2(tmp_path, capsys):
 
 def test_verdicts_count_the_comparisons_that_called_a_regression(tmp_path, capsys):
     log = tmp_path / "h.jsonl"
-    for pips in ("same", "SLOWER", "SLOWER"):
-        history.append(log, {"kind": "compare", "ratios": {
+    for rounds, pips in ((8, "same"), (12, "SLOWER"), (9, "SLOWER")):
+        history.append(log, {"kind": "compare", "rounds": rounds, "ratios": {
             "pips": {"ratio": 1.1 if pips == "SLOWER" else 1.0, "low": 1, "high": 1, "verdict": pips},
             "perft": {"ratio": 0.99, "low": 1, "high": 1, "verdict": "same"}}})
     assert history.main(["verdicts", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "3 comparisons; a regression (any benchmark SLOWER) in 2" in out
-    assert "pips: SLOWER 2, FASTER 0, same 1 of 3; ratio 1.000..1.100" in out
+    assert "3 comparisons (8-12 rounds, median 9); a regression (any benchmark SLOWER) in 2" in out
+    assert "pips: SLOWER 2, FASTER 0, same 1, unclear 0 of 3; ratio 1.000..1.100" in out
