@@ -33,6 +33,7 @@ cdef struct gen_t:
     uint64_t path         # (from, to) of the steps so far, step k in bytes 2k, 2k+1 (a register's word)
     uint32_t played[26]   # non-doubles: bit x-1 of played[y] = "x/hi and y/lo" (two checkers) recorded
     uint8_t chained[26]   # non-doubles: one checker from s by both dice recorded, per intermediate hit (bits)
+    uint32_t both_off[26] # non-doubles, bearing off: bit y-1 of both_off[x] = "x/off by hi and y/off by lo" recorded
     # results: at most `cap`; each reached by `best` steps
     int best
     int n

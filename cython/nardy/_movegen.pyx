@@ -4,8 +4,10 @@ A turn is walked depth-first, one step per level, over occupancy words: the sour
 die d are `mover & (open_points << d)`, plus the bar and one bearing-off source. A double is
 walked in non-increasing source order, which reaches every multiset of steps exactly once;
 since a double's multiset of steps is determined by its result, that needs no de-duplication
-(unless a six-block judged after every step could make the order matter: then, as for
-non-doubles, every order is walked and results are de-duplicated by hash). The first sequence
+(unless a six-block judged after every step could make the order matter: then every order is
+walked and results are de-duplicated by hash). Two different dice are walked in both orders by
+`walk_pair`, which knows which plays repeat and skips them, bearing off included; only when
+every step sequence is wanted does a non-double take the hashed walk. The first sequence
 found for each result is the lexicographically first by (larger die, higher source) per step,
 the same representative as the reference's.
 """
@@ -356,20 +358,25 @@ cdef enum:
 
 
 cdef int walk_pair(gen_t* g) noexcept nogil:
-    """Two different dice when no checker can bear off: both orders, with no lookups.
+    """Two different dice: both orders, with no lookups.
 
     A two-step result is either two checkers moved, x by the larger die and y by the smaller
     (the same from either order), or one checker s moved by both (x = y + lo or y = x + hi,
     "x/hi y/lo" with y = x - hi, ...), which is the same from every order unless a blot was hit
-    on the way. Each such play is recorded once, the first time (larger die first); `played`
-    and `chained` remember which were.
+    on the way. Bearing off adds one more coincidence: x and y both borne off, x by hi and y by
+    lo, is the same result as y by hi and x by lo. Each such play is recorded once, the first
+    time (larger die first); `played`, `chained` and `both_off` remember which were. One-step
+    results that repeat (a checker borne off by either die) are left to `_keep_larger`, which
+    keeps the larger die's, found first.
     """
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
-    cdef bint six
+    cdef bint six, bearing = g.outside < 2  # some step may bear off
     cdef undo_t u1
     memset(g.played, 0, sizeof(g.played))
     memset(g.chained, 0, sizeof(g.chained))
+    if bearing:
+        memset(g.both_off, 0, sizeof(g.both_off))
     for order in range(2):
         g.first_die = hi if order == 0 else lo
         first = sources(g, g.first_die)
@@ -401,7 +408,12 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                             below = 2  # recorded already: the same play
                             continue
                         src2 = y if order == 0 else x  # the last step, made on the result's copy only
-                        dst2 = src2 - (lo if order == 0 else hi)  # >= 1: no bearing off here
+                        dst2 = src2 - (lo if order == 0 else hi)
+                        if dst2 <= 0:  # borne off
+                            dst2 = 0
+                            if u1.dst == 0 and g.both_off[y] & (<uint32_t>1 << (x - 1)):
+                                below = 2  # recorded already: y by hi and x by lo, both off
+                                continue
                         six = last_blocked(g, src2, dst2)
                         if not (six and g.step_check):
                             if not six and record_step(g, 2, src2, dst2) < 0:
@@ -411,6 +423,8 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                                 below = 2
                                 g.chained[s] |= via  # chained[0] is never read
                                 g.played[y] |= <uint32_t>(s == 0) << (x - 1)
+                                if bearing and dst2 == 0 and u1.dst == 0:
+                                    g.both_off[x] |= <uint32_t>1 << (y - 1)
                 r = candidate(g, 1, below)
                 if r == -2:
                     undo_step(g, &u1)
@@ -487,8 +501,8 @@ cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* sc, int d1, 
             g.best = 0
             clear_results(g)
             found = walk(g, 0, 0)
-    elif d1 != d2 and not g.want_sequences and g.outside >= 2:
-        found = walk_pair(g)  # two steps cannot bring the last two outside checkers home to bear off
+    elif d1 != d2 and not g.want_sequences:
+        found = walk_pair(g)
     else:
         g.dedupe = True
         found = walk(g, 0, 0)
