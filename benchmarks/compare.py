@@ -11,8 +11,8 @@ runs taken seconds apart, so drifting load on a shared machine cancels. The esti
 Hodges-Lehmann estimate of the rounds' log ratios, with its exact (Wilcoxon signed-rank)
 confidence interval. A benchmark is called SLOWER (a regression, exit status 1) only when the
 whole interval lies above 1 + threshold, FASTER only when it lies wholly below 1 / (1 +
-threshold), and "same" only when it rules out a change of `resolution` (10%) either way; while
-any verdict is "unclear", rounds go on, up to `--max-rounds`.
+threshold), and "same" only when it rules out a slowdown of `resolution` (10%); while any
+verdict is "unclear", rounds go on, up to `--max-rounds`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from benchmarks.toolkit import ROOT, ToolError, guarded, machine, resolve
 
 BUILDS = ROOT / ".benchmarks" / "builds"
 THRESHOLD = 0.03  # a ratio must be surely beyond 1.03 to be called a regression
-RESOLUTION = 0.10  # "same" must rule out a 10% change; until it does, more rounds are run
+RESOLUTION = 0.10  # "same" must rule out a 10% slowdown; until it does, more rounds are run
 ROUNDS, MAX_ROUNDS = 8, 40
 
 # A fast subset (milliseconds per call, so a round is one pytest start-up and about a second):
@@ -94,13 +94,13 @@ def ratio_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0
 
 def verdict(low: float, high: float, threshold: float, resolution: float = RESOLUTION) -> str:
     """SLOWER only if the whole interval is above 1 + threshold; FASTER only if wholly below its
-    inverse; "same" if it lies within a change of `resolution` either way; else "unclear" (the
-    noise hides whether it changed by that much: more rounds will tell)."""
+    inverse; "same" if it rules out a slowdown of `resolution`; else "unclear" (the noise hides
+    whether it is that much slower: more rounds will tell)."""
     if low > 1 + threshold:
         return "SLOWER"
     if high < 1 / (1 + threshold):
         return "FASTER"
-    if high <= 1 + resolution and low >= 1 / (1 + resolution):
+    if high <= 1 + resolution:
         return "same"
     return "unclear"
 
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS,
                         help=f"rounds at most, while a benchmark's verdict is unclear (default {MAX_ROUNDS})")
     parser.add_argument("--resolution", type=float, default=RESOLUTION,
-                        help=f"'same' must rule out a change of this much (default {RESOLUTION})")
+                        help=f"'same' must rule out a slowdown of this much (default {RESOLUTION})")
     parser.add_argument("--threshold", type=float, default=THRESHOLD,
                         help=f"a ratio must be surely beyond 1 + this to count (default {THRESHOLD})")
     parser.add_argument("--confidence", type=float, default=0.95, help="of the bootstrap interval (default 0.95)")
@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = len(next(iter(times_a.values()), []))
     print(f"A = {args.a} ({commits['A'][:12]}), B = {args.b} ({commits['B'][:12]}); {rounds} alternating rounds, "
           f"CPU time (time.process_time), fastest of each run; regression = interval wholly above "
-          f"{1 + args.threshold:.2f}; same = interval within {1 + args.resolution:.2f}x either way")
+          f"{1 + args.threshold:.2f}; same = interval below {1 + args.resolution:.2f}")
     print(table(ratios, args.confidence))
     slower = [r.name for r in ratios if r.verdict == "SLOWER"]
     unclear = [r.name for r in ratios if r.verdict == "unclear"]
