@@ -82,6 +82,22 @@ def test_bear_offs_are_exact(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_the_core_finds_the_rows_the_bear_off_table_answers(variant: str) -> None:
+    # every row of played games (contact, races, bear-offs, the bar), against the rule in numpy
+    from nardy import simulate
+    from nardy.eval import _home_mask
+
+    rows = np.ascontiguousarray(simulate(variant, 60, seed=5, threads=1, record=True).trace[:, :26])
+    points = rows[:, 1:25]
+    theirs_home = slice(18, 24) if variant == "short" else slice(12, 18)
+    theirs_out = points < 0
+    theirs_out[:, theirs_home] = False
+    expected = ~(points[:, 6:] > 0).any(axis=1) & ~theirs_out.any(axis=1) & (rows[:, 0] == 0) & (rows[:, 25] == 0)
+    assert 0 < expected.sum() < len(rows)
+    assert (_home_mask(rows, Rules(variant).variant) == expected).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_rank_lists_every_play_best_first(variant: str) -> None:
     p = Position.start(variant)
     ranked = rank(p, (6, 5))

@@ -7,7 +7,9 @@ logistic outputs.
 
 import numpy as np
 
-from libc.stdint cimport int8_t
+from libc.stdint cimport int8_t, uint8_t, uint32_t
+
+from nardy._board cimport scan, scan_t
 
 cdef extern from "_net.h":
     enum: NARDY_NET_MAX_HIDDEN
@@ -34,6 +36,23 @@ def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float
     with nogil:
         nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &w1[0, 0], &bias[0], &w2[0, 0], &b2[0],
                        hidden, &out[0, 0])
+
+
+def homes(const int8_t[:, ::1] boards, bint short_game):
+    """uint8 (n,): 1 where every checker of both sides stands in its own home or is off (no bar):
+    the rows the bear-off table answers exactly. Home: the mover's points 1-6; the opponent's
+    19-24 in short nardy, 13-18 in long."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef uint32_t their_home = (<uint32_t>0x3F << 18) if short_game else (<uint32_t>0x3F << 12)
+    cdef scan_t s
+    out = np.empty(n, np.uint8)
+    cdef uint8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            scan(&boards[i, 0], &s)
+            o[i] = (s.mine & ~<uint32_t>0x3F) == 0 and (s.theirs & ~their_home) == 0 and boards[i, 0] == 0 \
+                and boards[i, 25] == 0
+    return out
 
 
 def use_avx2(bint on):

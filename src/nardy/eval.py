@@ -281,12 +281,9 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
 
 def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
     """Rows whose checkers all stand in their own homes (or off): both sides within the table."""
-    points = boards[:, 1:25]
-    mine_out = (points[:, 6:] > 0).any(axis=1) | (boards[:, 25] > 0)
-    home = slice(18, 24) if variant is Variant.SHORT else slice(12, 18)
-    theirs = points < 0
-    theirs[:, home] = False
-    return ~mine_out & ~theirs.any(axis=1) & (boards[:, 0] == 0)
+    from . import _net
+
+    return _net.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
 
 
 def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
@@ -317,10 +314,9 @@ def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bo
 
 
 def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
-    """Rows where one side has borne off all its checkers."""
-    mine_left = boards[:, 1:26].clip(0).sum(axis=1, dtype=np.int64)
-    theirs_left = -boards[:, :25].clip(None, 0).sum(axis=1, dtype=np.int64)
-    return (mine_left == 0) | (theirs_left == 0)
+    """Rows where one side has borne off all its checkers (no pips left: the core's pip count)."""
+    pips = batch.pips(boards, Variant.SHORT)  # zero exactly when no checker is left, in either variant
+    return (pips[:, 0] == 0) | (pips[:, 1] == 0)
 
 
 def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
