@@ -38,10 +38,11 @@ def test_forward(benchmark, afterstates, variant: str, kind: str) -> None:
     per_item(benchmark, len(rows), hidden=net.hidden)
 
 
-@pytest.mark.parametrize("ply", [0, 1])
+@pytest.mark.parametrize("ply", [0, 1, 2])
 @pytest.mark.parametrize("variant", ["long", "short"])
 def test_rank_a_mixed_roll(benchmark, corpus, variant: str, ply: int) -> None:
-    """One contact position's plays of 3-1 ranked (ply 1: each candidate against 21 replies)."""
+    """One contact position's plays of 3-1 ranked (ply 1: each candidate against 21 replies;
+    ply 2: and each reply's result against the mover's 21 rolls)."""
     benchmark.group = f"eval-rank-ply{ply}"
     view = next(v for v in corpus[variant].boards["contact"]
                 if len(Position(v.tolist(), variant).legal_moves((3, 1))) >= 6)

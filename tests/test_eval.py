@@ -122,6 +122,32 @@ def test_one_ply_ranks_every_play(variant: str) -> None:
     assert rank(p, (3, 1), ply=1)[0][0] == one[0][0]
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_two_ply_is_one_ply_of_each_best_reply(variant: str) -> None:
+    # ply 2 of a play = the mean over the other side's 21 rolls of the mover's 1-ply figure (its own
+    # 21 rolls, its best 0-ply play) after the other side's best 0-ply reply, computed here through
+    # the public API one position at a time
+    from nardy.eval import ROLL_WEIGHTS, ROLLS
+
+    views = batch.flip(played_boards(variant, steps=30), variant)
+    p = next(q for q in (Position(v.tolist(), variant) for v in views) if 3 <= len(q.legal_moves((4, 2))) <= 12)
+    two = rank(p, (4, 2), ply=2)
+    assert {str(m) for m, _, _ in two} == {str(m) for m, _, _ in rank(p, (4, 2))}
+    assert [e for _, e, _ in two] != [e for _, e, _ in rank(p, (4, 2), ply=1)]
+    best_zero = rank(p, (4, 2))[0][0]
+    theirs = p.apply(best_zero)
+    expected = np.zeros(5)
+    for weight, roll in zip(ROLL_WEIGHTS, ROLLS):
+        reply = rank(theirs, roll)[0][0]
+        ours = theirs.apply(reply)
+        if ours.is_game_over():
+            pytest.skip("a reply ends the game")  # (not in the positions this seed gives)
+        one = sum(w * rank(ours, r)[0][2] for w, r in zip(ROLL_WEIGHTS, ROLLS))
+        expected += weight * np.asarray(one)
+    got = next(probs for move, _, probs in two if move == best_zero)
+    assert np.asarray(got) == pytest.approx(expected, abs=1e-9)
+
+
 def test_a_winning_play_is_found() -> None:
     # White bears off its last two checkers with 2-1; Black has none off and 14 in White's home
     # (White's points 6 and 5): a backgammon, equity 3
@@ -134,6 +160,8 @@ def test_bad_input_raises_nardy_errors(tmp_path) -> None:
     p = Position.start("short")
     with pytest.raises(InvalidArgumentError):
         rank(p, (6, 5), ply=3)
+    with pytest.raises(InvalidArgumentError):
+        rank(p, (6, 5), ply=True)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError):
         rank("24/18", (6, 5))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError):

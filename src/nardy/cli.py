@@ -730,7 +730,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     hint.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5)")
     hint.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
-    hint.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
+    hint.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     hint.add_argument("--top", type=_count, default=10, help="how many plays to print (default 10)")
     hint.set_defaults(run=cmd_hint)
 
@@ -753,14 +753,14 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
     analyse.add_argument("file", help="the match file (.mat or .sgf)")
     analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
-    analyse.add_argument("--ply", type=int, default=0, choices=[0, 1], help="lookahead: 0 (default) or 1 roll")
+    analyse.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.set_defaults(run=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
     common(play, backend=False)
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
-    play.add_argument("--ply", type=int, default=0, choices=[0, 1], help="the net's lookahead (default 0)")
+    play.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
     play.add_argument("--seed", type=int, default=None, help="seed of the dice (default: fresh)")
     play.set_defaults(run=cmd_play)
 

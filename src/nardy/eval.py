@@ -14,7 +14,8 @@ in the compiled core over whole batches of boards without the GIL, reading each 
 straight off its row. `rank(position, dice)` lists every legal play with the equity of its
 result, best first; `best_move` is the first. `ply=1` looks one roll ahead: each of the best
 0-ply candidates is judged by the 21 rolls of the other side, each answered by its best 0-ply
-reply.
+reply. `ply=2` looks two rolls ahead: the result of each such reply is judged in turn at 1 ply
+(by the mover's 21 rolls and its best 0-ply answers).
 
 The shipped nets (package data `nardy/nets/long.npz`, `short.npz`) are made by
 `python -m nardy.training` (their `meta["command"]` says how).
@@ -43,7 +44,8 @@ UNITS = 198
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
 ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
-PRUNE_KEEP = 8            # ply 1 looks ahead from at most this many 0-ply candidates...
+PLIES = (0, 1, 2)         # the lookaheads rank offers
+PRUNE_KEEP = 8            # ply 1 and 2 look ahead from at most this many 0-ply candidates...
 PRUNE_WINDOW = 0.16       # ...within this much equity of the best (as gnubg's move filters)
 
 Floats = npt.NDArray[np.float64]
@@ -180,14 +182,14 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
          net: Net | None = None) -> list[tuple[Move, float, Floats]]:
     """Every legal play of `dice` with its equity and probabilities for the mover, best first.
 
-    Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` replaces
-    the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a one-roll
-    lookahead; the others keep their 0-ply figures and rank after them.
+    Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
+    replaces the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a
+    lookahead of that many rolls; the others keep their 0-ply figures and rank after them.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
-    if ply not in (0, 1):
-        raise InvalidArgumentError(f"ply must be 0 or 1, got {ply!r}")
+    if isinstance(ply, bool) or ply not in PLIES:
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     rules = position._rules(rules)
     net = net or default_net(rules.variant)
     results = position._results(dice, rules, None)       # legal_moves' order, with each result
@@ -196,10 +198,10 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     probs = _swap(_evaluate(after, rules, net, after=True))
     equities = equity(probs)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
-    if ply == 1:
+    if ply > 0:
         best = equities[order[0]]
         chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
-        deeper = _one_ply(after[chosen], rules, net)
+        deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
         equities = equity(probs)
@@ -322,15 +324,17 @@ def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
 def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
     """The exact outcome of a finished game for the side on roll."""
     view = board.tolist()
+    if reference.result(view, rules) is not None:   # the side on roll has borne off all 15
+        return _won(board, rules)
+    return _swap(_won(batch.flip(board[None, :], rules.variant)[0], rules))
+
+
+def _won(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcome for the side whose view `board` is, which has borne off all 15."""
+    won = reference.result(board.tolist(), rules)
+    assert won is not None
     out = np.zeros(len(OUTPUTS))
-    won = reference.result(view, rules)
-    if won is not None:            # the side on roll has borne off all 15
-        out[: won[1]] = 1
-        return out
-    lost = reference.result(reference.flip(view, rules.variant), rules)
-    assert lost is not None
-    out[0] = 0
-    out[3:3 + lost[1] - 1] = 1
+    out[: won[1]] = 1
     return out
 
 
@@ -346,9 +350,10 @@ def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArra
     return hits[first]
 
 
-def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Floats:
-    """The mover's probabilities of each afterstate averaged over the other side's 21 rolls, each
-    answered by its best 0-ply play."""
+def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: int) -> Floats:
+    """The mover's probabilities of each afterstate `ply` (>= 1) rolls ahead: averaged over the
+    other side's 21 rolls, each answered by its best 0-ply play, whose result is judged at 0 ply
+    (ply 1) or, in turn, `ply - 1` rolls ahead."""
     variant = rules.variant
     theirs = batch.flip(afterstates, variant)            # the other side on roll
     out = np.zeros((len(afterstates), len(OUTPUTS)))
@@ -364,7 +369,8 @@ def _one_ply(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net) -> Float
     # each reply's result judged for us (the side on roll after it), the reply minimising our equity
     ours = _evaluate(children, rules, net, after=True)
     pick = segment_argmax(-equity(ours), offsets)
-    per_roll = ours[pick].reshape(live.size, len(ROLLS), len(OUTPUTS))
+    judged = ours[pick] if ply == 1 else _swap(_lookahead(children[pick], rules, net, ply - 1))
+    per_roll = judged.reshape(live.size, len(ROLLS), len(OUTPUTS))
     out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
     return out
 

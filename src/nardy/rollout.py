@@ -27,7 +27,7 @@ import numpy.typing as npt
 from . import batch
 from .errors import InvalidArgumentError
 from .simulate import SimulationError
-from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _evaluate, _finished, _finished_rows, _swap, default_net, equity,
+from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _evaluate, _finished_rows, _swap, _won, default_net, equity,
                    segment_argmax)
 from .position import Position
 from .rules import Rules
@@ -135,7 +135,7 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
         chosen = children[pick]
         over = _finished_rows(chosen)
         for r, board in zip(rows[over], chosen[over]):
-            mover = _swap(_finished(batch.flip(board[None, :], variant)[0], rules))
+            mover = _won(board, rules)  # only the side that moved can have finished
             outcome[r] = mover if ours[r] else _swap(mover)
             live[r] = False
         going = rows[~over]
