@@ -89,6 +89,18 @@ def test_an_evaluator_policy_is_shipped_to_the_workers(client):
     assert remote.policy == "own_pips"
 
 
+def test_a_rollout_on_a_cluster_is_the_local_rollout(client):
+    from nardy.rollout import rollout
+
+    p = Position.start("short")
+    local = rollout(p, 120, seed=4, chunk_size=30, luck=True, threads=2)
+    assert rollout(p, 120, seed=4, chunk_size=30, luck=True, executor=client) == local
+    with pytest.raises(InvalidArgumentError, match="threads applies to local threads only"):
+        rollout(p, 10, executor=client, threads=2)
+    with pytest.raises(InvalidArgumentError, match="executor must be a distributed.Client"):
+        rollout(p, 10, executor=ThreadPoolExecutor(1))
+
+
 def test_progress_is_reported_once_per_chunk(client):
     calls = []
     simulate("short", 250, seed=2, chunk_size=60, executor=client, progress=lambda done, games: calls.append((done, games)))

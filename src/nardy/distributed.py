@@ -1,6 +1,7 @@
 """Chunks of work on a Dask cluster: the optional extra `nardy[dask]`.
 
-`simulate(..., executor=client)` hands its chunks to `run_in_order`: one task per chunk, each
+`simulate(..., executor=client)` and `rollout(..., executor=client)` hand their chunks to
+`run_in_order`: one task per chunk, each
 with its own key, the results taken back in chunk order, so every chunk is in the result once
 whatever the number of workers. A worker that dies mid-run loses only tasks that the scheduler
 then runs again on another worker; a chunk is a function of its seed, so the rerun gives the

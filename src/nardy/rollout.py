@@ -11,7 +11,9 @@ reduced two ways, as GNU Backgammon does:
   play minus the average of that over all 21 rolls (0-ply), and each game's result is corrected
   by the sum of its luck. This costs 21 evaluations of a ply instead of one.
 
-Results depend on the seed and `chunk_size` only, never on `threads`: chunk k draws from
+Chunks run on local threads (`threads=`) or on a Dask cluster's workers (`executor=client`, as
+for `simulate`). Results depend on the seed and `chunk_size` only, never on where the chunks
+ran: chunk k draws from
 `PCG64(SeedSequence(seed).spawn(n)[k])` and games j of the stratification are numbered across
 chunks.
 """
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from . import batch
+from . import batch, distributed
 from .errors import InvalidArgumentError
 from .simulate import SimulationError
 from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _evaluate, _finished_rows, _swap, _won, default_net, equity,
@@ -56,8 +59,12 @@ class RolloutResult:
 
 
 def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 0, rules: Rules | None = None,
-            net: Net | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 1296) -> RolloutResult:
-    """Roll `position` out over `games` games (see the module's docstring)."""
+            net: Net | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 1296,
+            executor: Any = None) -> RolloutResult:
+    """Roll `position` out over `games` games (see the module's docstring).
+
+    `executor`, a `distributed.Client`, plays the chunks on its Dask cluster's workers instead of
+    local threads (as `simulate` does): the same result for a seed."""
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
     for name, value, low in (("games", games, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
@@ -75,7 +82,15 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     firsts = np.cumsum([0] + sizes[:-1])
     jobs = [(start, size, int(first), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
-    if threads == 1:
+    if executor is not None:
+        if not distributed.is_client(executor):
+            raise InvalidArgumentError(f"executor must be a distributed.Client (Dask), got {executor!r}")
+        if executor.status != "running":
+            raise InvalidArgumentError(f"the Dask client is {executor.status}, not running")
+        if threads != 1:
+            raise InvalidArgumentError("threads applies to local threads only; a Dask cluster's workers set their own")
+        parts = distributed.run_in_order(executor, _job, jobs, f"nardy-rollout-seed{seed}", lambda part: None)
+    elif threads == 1:
         parts = [_chunk(*job) for job in jobs]
     else:
         with ThreadPoolExecutor(threads) as pool:
@@ -95,6 +110,11 @@ def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules:
     mover = _swap(_evaluate(children, rules, net, after=True))
     pick = segment_argmax(equity(mover), offsets)
     return pick, mover[pick]
+
+
+def _job(job: tuple[Any, ...]) -> Floats:
+    """One chunk of a rollout, the unit of work sent to a Dask worker."""
+    return _chunk(*job)
 
 
 def _luck_direction(v: Floats) -> Floats:
