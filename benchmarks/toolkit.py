@@ -18,7 +18,8 @@ class ToolError(Exception):
 
 
 def guarded(main: Callable[..., int]) -> Callable[..., int]:
-    """Run `main`, turning a ToolError (or Ctrl-C) into one line on stderr and a non-zero exit."""
+    """Run `main`, turning a ToolError (or Ctrl-C) into one line on stderr and a non-zero exit
+    (a closed pipe on stdout into a quiet one)."""
 
     @functools.wraps(main)
     def run(*args, **kwargs) -> int:
@@ -32,6 +33,12 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
         except KeyboardInterrupt:
             print(f"{prog}: interrupted", file=sys.stderr)
             return 130
+        except BrokenPipeError:  # the reader went away (`... | head -1`): stop quietly, as the nardy CLI does
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            except (OSError, ValueError):
+                pass
+            return 141
 
     return run
 

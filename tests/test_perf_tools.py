@@ -319,6 +319,18 @@ def test_bad_history_files_are_one_line_and_exit_2(tmp_path, capsys):
     assert "holds no counts records" in capsys.readouterr().err
 
 
+def test_a_closed_pipe_ends_a_tool_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    log = tmp_path / "h.jsonl"
+    ratios = {f"benchmark-{k}": {"ratio": 1.0, "low": 1, "high": 1, "verdict": "same"} for k in range(3000)}
+    history.append(log, {"kind": "compare", "rounds": 8, "ratios": ratios})  # 200 kB of output: more than a pipe holds
+    done = subprocess.run(f"{sys.executable} -m benchmarks.history verdicts {log} | head -1", shell=True,
+                          cwd=Path(__file__).parent.parent, capture_output=True, text=True)
+    assert done.stdout.startswith("1 comparisons") and done.stderr == ""
+
+
 def test_verdicts_count_the_comparisons_that_called_a_regression(tmp_path, capsys):
     log = tmp_path / "h.jsonl"
     for rounds, pips in ((8, "same"), (12, "SLOWER"), (9, "SLOWER")):
