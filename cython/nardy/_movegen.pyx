@@ -411,7 +411,7 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                         dst2 = src2 - (lo if order == 0 else hi)
                         if dst2 <= 0:  # borne off
                             dst2 = 0
-                            if u1.dst == 0 and g.both_off[y] & (<uint32_t>1 << (x - 1)):
+                            if bearing and u1.dst == 0 and g.both_off[y] & (<uint32_t>1 << (x - 1)):
                                 below = 2  # recorded already: y by hi and x by lo, both off
                                 continue
                         six = last_blocked(g, src2, dst2)
