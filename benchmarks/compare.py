@@ -240,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"'same' must rule out a slowdown of this much (default {RESOLUTION})")
     parser.add_argument("--threshold", type=float, default=THRESHOLD,
                         help=f"a ratio must be surely beyond 1 + this to count (default {THRESHOLD})")
-    parser.add_argument("--confidence", type=float, default=0.95, help="of the bootstrap interval (default 0.95)")
+    parser.add_argument("--confidence", type=float, default=0.95, help="of the signed-rank interval (default 0.95)")
     parser.add_argument("--max-time", type=float, default=0.2,
                         help="pytest-benchmark's --benchmark-max-time per benchmark and run (default 0.2 s)")
     parser.add_argument("--benchmarks", nargs="+", metavar="NODE", default=list(FAST),
