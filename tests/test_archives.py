@@ -188,6 +188,27 @@ def test_replay_many_files_one_line_each_and_the_exit_code(capsys):
            "game 3, line 44: played the forced move bar/23 bar/21, which the file leaves out" in lines
 
 
+def test_jacoby_for_mat_files_on_the_command_line(tmp_path, capsys):
+    # a Jacoby money session's .mat without a word of Jacoby (as GNU Backgammon exports it)
+    from nardy import Rules
+    from nardy.cli import main
+    from test_matfile import play_match
+
+    text = matfile.write(play_match(Rules("short", jacoby=True), 0, seed=3, max_games=6))
+    path = tmp_path / "money.mat"
+    path.write_text("\n".join(line for line in text.splitlines() if "jacoby" not in line.lower()) + "\n")
+    assert main(["replay", str(path)]) == 2
+    assert "the file says black wins 1, but the play gives black 2" in capsys.readouterr().err
+    assert main(["replay", "--jacoby", str(path)]) == 0
+    assert "jacoby=True" in capsys.readouterr().out
+    assert main(["convert-match", "--jacoby", str(path), str(tmp_path / "money.sgf")]) == 0
+    assert "RU[Jacoby]" in (tmp_path / "money.sgf").read_text()
+    long_path = tmp_path / "long.mat"
+    long_path.write_text(matfile.write(play_match(Rules("long"), 1, seed=2)))
+    assert main(["replay", "--jacoby", str(long_path)]) == 2  # Jacoby is a short nardy option
+    assert "the file is long nardy, not Rules('short', jacoby=True)" in capsys.readouterr().err
+
+
 def test_replay_of_one_file_prints_its_warnings(capsys):
     from nardy.cli import main
 

@@ -24,6 +24,8 @@ from .rules import OPTIONS, Color, Rules, Variant
 
 POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
                  "NL1W:... for long nardy) or an XGID")
+JACOBY_HELP = ("the .mat files are short nardy played with the Jacoby rule (a .mat header does not say; "
+               "GNU Backgammon's money sessions play it by default; .sgf files say it themselves)")
 TURN_HELP = ("the colour on roll of an array or a gnubg Position ID (default white); an ID that names "
              "the side on roll (nardy long ID, XGID, ID:MATCHID) must agree")
 NUMBERS_ARG: dict[str, Any] = {
@@ -238,11 +240,14 @@ def _batch_lines(lines: Sequence[bytes | str], rules: Rules) -> list[str]:
 MATCH_SUFFIXES = (".mat", ".sgf")
 
 
-def _load_match(path: str, strict: bool = True) -> Any:
-    """A match file by its suffix: `.sgf` is GNU Backgammon's SGF, anything else `.mat` text."""
+def _load_match(path: str, strict: bool = True, jacoby: bool = False) -> Any:
+    """A match file by its suffix: `.sgf` is GNU Backgammon's SGF, anything else `.mat` text
+    (read as played with the Jacoby rule if `jacoby`: a .mat header does not say; SGF does)."""
     from . import matfile, sgf
 
-    return (sgf if path.lower().endswith(".sgf") else matfile).load(path, strict=strict)
+    if path.lower().endswith(".sgf"):
+        return sgf.load(path, strict=strict)
+    return matfile.load(path, Rules("short", jacoby=True) if jacoby else None, strict=strict)
 
 
 def _match_paths(arguments: Sequence[str]) -> list[str]:
@@ -269,13 +274,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
     strict = not args.lenient
     one = args.files[0]
     if len(args.files) == 1 and (os.path.isfile(one) or not (os.path.isdir(one) or glob.has_magic(one))):
-        _replay_one(args, _load_match(args.files[0], strict), out)
+        _replay_one(args, _load_match(args.files[0], strict, args.jacoby), out)
         return
     paths = _match_paths(args.files)
     failed = 0
     for path in paths:
         try:
-            record = _load_match(path, strict)
+            record = _load_match(path, strict, args.jacoby)
         except (NardyError, OSError) as exc:
             failed += 1
             print(f"{path}: error: {exc}", file=out)
@@ -339,7 +344,7 @@ def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
     for path in (args.source, args.target):
         if not path.lower().endswith(MATCH_SUFFIXES):
             raise InvalidNotationError(f"{path!r}: a match file ends in .mat or .sgf")
-    record = _load_match(args.source, not args.lenient)
+    record = _load_match(args.source, not args.lenient, args.jacoby)
     (sgf if args.target.lower().endswith(".sgf") else matfile).dump(record, args.target)
     print(f"{args.target}: {len(record.games)} game(s) written", file=out)
 
@@ -442,7 +447,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
     from .analysis import MARKS, analyse
 
-    record = _load_match(args.file, strict=not args.lenient)
+    record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
     result = analyse(record.games, ply=args.ply)
     for m in result.moves:
@@ -711,12 +716,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--boards", action="store_true", help="print each game's final board (one file)")
     replay.add_argument("--lenient", action="store_true",
                         help="read archives: mid-match starts, forced moves left out, server noise, forfeits (warned)")
+    replay.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     replay.set_defaults(run=cmd_replay)
 
     convert_match = commands.add_parser("convert-match", help="convert a match file between .mat and .sgf")
     convert_match.add_argument("source", help="the .mat or .sgf file to read")
     convert_match.add_argument("target", help="the .mat or .sgf file to write")
     convert_match.add_argument("--lenient", action="store_true", help="read the source as replay --lenient does")
+    convert_match.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     convert_match.set_defaults(run=cmd_convert_match)
 
     race = commands.add_parser("race", help="race odds: pips, expected turns, win and gammon/mars chances")
@@ -753,6 +760,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
     analyse.add_argument("file", help="the match file (.mat or .sgf)")
     analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
+    analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     analyse.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.set_defaults(run=cmd_analyse)
