@@ -196,6 +196,25 @@ cdef class Generator:
         self.seq_cap = self.g.seq_cap
         return 0
 
+    cdef int _generate(self, const int8_t* view, int d1, int d2, rules_t* r,
+                       bint sequences) except -2:
+        """Generate into the buffers (grown until they fit); the lock is held by the caller."""
+        cdef int n
+        if sequences and self.seq_cap == 0:
+            gen_free(&self.g)
+            self.seq_cap = 4 * self.cap
+            if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
+                raise MemoryError()
+        while True:
+            self.g.rules = r[0]
+            self.g.store = True
+            self.g.want_sequences = sequences
+            with nogil:
+                n = gen_moves(&self.g, view, d1, d2)
+            if n >= 0:
+                return n
+            self._grow()
+
     def moves(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, n, children bytes n x 26, moves bytes n x 8) for one board and roll."""
         cdef rules_t r = as_rules(rules)
@@ -208,15 +227,7 @@ cdef class Generator:
             return code, 0, b"", b""
         self._acquire()
         try:
-            while True:
-                self.g.rules = r
-                self.g.store = True
-                self.g.want_sequences = False
-                with nogil:
-                    n = gen_moves(&self.g, view, d1, d2)
-                if n >= 0:
-                    break
-                self._grow()
+            n = self._generate(view, d1, d2, &r, False)
             return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
                     PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
         finally:
@@ -234,20 +245,7 @@ cdef class Generator:
             return code, None, None, None, None
         self._acquire()
         try:
-            if self.seq_cap == 0:
-                gen_free(&self.g)
-                self.seq_cap = 4 * self.cap
-                if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
-                    raise MemoryError()
-            while True:
-                self.g.rules = r
-                self.g.store = True
-                self.g.want_sequences = True
-                with nogil:
-                    n = gen_moves(&self.g, view, d1, d2)
-                if n >= 0:
-                    break
-                self._grow()
+            n = self._generate(view, d1, d2, &r, True)
             k = self.g.nseq
             children = PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW)
             moves = PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES)
@@ -258,7 +256,6 @@ cdef class Generator:
         return (OK, np.frombuffer(children, np.int8).reshape(n, VIEW),
                 np.frombuffer(moves, np.int8).reshape(n, MOVE_BYTES),
                 np.frombuffer(seqs, np.int8).reshape(k, MOVE_BYTES), np.frombuffer(index, np.int32))
-
 
 def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
     """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
