@@ -106,11 +106,7 @@ def generate(
     InvalidPositionError, InvalidDiceError, GameOverError
         Naming the first bad row.
     """
-    if out is not None and backend is None and type(rules) is Rules:  # the leanest path (see below)
-        code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
-        if code == 0:
-            return children, offsets, moves
-    rules = Rules.of(rules)
+    rules = rules if type(rules) is Rules else Rules.of(rules)
     if (backend is None or backend == "cython") and engine._core is not None:
         # the lean path: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
         # checks every row; any problem is then reported by the full checks below, as before
