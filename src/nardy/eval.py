@@ -323,9 +323,9 @@ def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
 
 def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
     """The exact outcome of a finished game for the side on roll."""
-    view = board.tolist()
-    if reference.result(view, rules) is not None:   # the side on roll has borne off all 15
-        return _won(board, rules)
+    won = reference.result(board.tolist(), rules)   # the side on roll has borne off all 15
+    if won is not None:
+        return _outcome(won[1])
     return _swap(_won(batch.flip(board[None, :], rules.variant)[0], rules))
 
 
@@ -333,8 +333,13 @@ def _won(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
     """The exact outcome for the side whose view `board` is, which has borne off all 15."""
     won = reference.result(board.tolist(), rules)
     assert won is not None
+    return _outcome(won[1])
+
+
+def _outcome(points: int) -> Floats:
+    """The outputs of a win worth `points` (1 single, 2 gammon/mars, 3 backgammon/koks)."""
     out = np.zeros(len(OUTPUTS))
-    out[: won[1]] = 1
+    out[:points] = 1
     return out
 
 
