@@ -107,17 +107,18 @@ def generate(
         Naming the first bad row.
     """
     rules = rules if type(rules) is Rules else Rules.of(rules)
-    if (backend is None or backend == "cython") and engine._core is not None:
-        # the lean path: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
-        # checks every row; any problem is then reported by the full checks below, as before
-        if out is not None:
+    # the lean paths: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
+    # checks every row; any problem is then reported by the full checks below, as before
+    if out is not None:
+        if backend is None or backend == "cython":  # a Workspace exists only with the core
             code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
             if code == 0:
                 return children, offsets, moves
-        elif type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
-            code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
-            if code == 0:
-                return children.copy(), offsets.copy(), moves.copy()
+    elif ((backend is None or backend == "cython") and engine._core is not None
+          and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL):
+        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
+        if code == 0:
+            return children.copy(), offsets.copy(), moves.copy()
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
     if engine.backend_of(backend) == "python":
