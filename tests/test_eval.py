@@ -224,6 +224,16 @@ def test_training_is_reproducible_and_learns() -> None:
     assert not np.array_equal(a.w1, Net.initial("short", 16, seed=3).w1)
 
 
+def test_a_falling_step_size_is_reproducible_and_checked() -> None:
+    args = dict(hidden=16, seed=3, parallel=32, batch_size=512)
+    a = train(Rules("short"), 200, lr_end=1e-5, **args)
+    b = train(Rules("short"), 200, lr_end=1e-5, **args)
+    constant = train(Rules("short"), 200, **args)
+    assert np.array_equal(a.w1, b.w1) and not np.array_equal(a.w1, constant.w1)
+    with pytest.raises(InvalidArgumentError, match="lr_end"):
+        train(Rules("short"), 200, lr_end=0.0, **args)
+
+
 def test_the_shipped_short_net_beats_random_play() -> None:
     result = duel(Rules("short"), net_chooser(default_net("short"), Rules("short")), random_chooser, 200, seed=9)
     assert result["ppg"] > 0.5

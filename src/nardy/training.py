@@ -130,13 +130,14 @@ def duel(rules: Rules, a: Chooser, b: Chooser, games: int, *, seed: int, paralle
 
 
 def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel: int = 128, lam: float = 0.7,
-          lr: float = 1e-3, batch_size: int = 2048, start: Net | None = None,
+          lr: float = 1e-3, lr_end: float | None = None, batch_size: int = 2048, start: Net | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None,
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
-    """A net trained on `games` games of self-play (see the module's docstring)."""
-    if games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or lr <= 0:
-        raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr > 0; got "
-                                   f"{games}, {parallel}, {batch_size}, {lam}, {lr}")
+    """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
+    Adam's step size falls geometrically from `lr` to `lr_end` over the games."""
+    if games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or lr <= 0 or (lr_end is not None and lr_end <= 0):
+        raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end > 0; got "
+                                   f"{games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     variant = rules.variant
     net = start or Net.initial(variant, hidden, seed=seed)
     params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
@@ -173,6 +174,8 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             x = encode(np.array(xs), variant, on_roll=True).astype(np.float64)
             y = np.concatenate(ys)
             order = np.random.default_rng([seed, adam.t]).permutation(len(x))
+            if lr_end is not None:
+                adam.lr = lr * (lr_end / lr) ** min(1.0, done / games)
             for lo in range(0, len(x), batch_size):
                 part = order[lo:lo + batch_size]
                 loss, grads = gradients(params, x[part], y[part])
@@ -221,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=128, help="games played at once")
     parser.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
+    parser.add_argument("--lr-end", type=float, help="the step size at the end (falling geometrically from --lr)")
     parser.add_argument("--batch-size", type=int, default=2048)
     parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
     parser.add_argument("--start", type=Path, help="go on training this net")
@@ -263,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         start = Net.load(args.start) if args.start else None
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
-                    lr=args.lr, batch_size=args.batch_size, start=start, progress=progress,
+                    lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
     except NardyError as exc:
         print(f"nardy.training: error: {exc}", file=sys.stderr)
