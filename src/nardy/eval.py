@@ -6,7 +6,10 @@ P(lose a gammon / mars), P(lose a backgammon / koks), all cubeless; `equity(prob
 cubeless money equity 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg) (backgammon and koks
 count one point above a gammon and mars; without the koks option the net's koks outputs are
 trained to 0). Finished games and pure bear-offs within the bear-off table get the exact
-answer (`nardy.race`); every other position gets the net's.
+answer (`nardy.race`); every other position gets the net's. There is no draw among the
+outputs: under long nardy's `last_roll_draw` option the probabilities are those of the game
+without it (the last roll's chance to draw is not modelled), while the plays ranked are the
+legal plays under the rules given.
 
 The net (`Net`) is one hidden layer over TD-Gammon's 198 input units of the side on roll
 (`nardy.env.encode`), softsign hidden units and five logistic outputs; its forward pass runs
