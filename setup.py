@@ -8,6 +8,7 @@ Set NARDY_SANITIZE=1 to compile and link with AddressSanitizer and UndefinedBeha
 
 import os
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -34,7 +35,8 @@ setup(
     ext_modules=cythonize(
         [
             Extension(f"nardy.{name}", [f"cython/nardy/{name}.pyx"], extra_compile_args=COMPILE_ARGS,
-                      extra_link_args=LINK_ARGS)
+                      extra_link_args=LINK_ARGS, include_dirs=[numpy.get_include()],
+                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
             for name in MODULES
         ],
         include_path=["cython"],

@@ -10,6 +10,9 @@ import numpy as np
 
 from nardy.errors import InvalidPositionError, OutOfMemoryError
 
+cimport numpy as cnp
+from cpython.ref cimport Py_INCREF
+
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.pythread cimport (
@@ -35,6 +38,8 @@ cdef extern from "_batch.h":
     Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
     Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
     int nardy_use_avx2(int on) noexcept nogil
+
+cnp.import_array()
 
 cdef enum:
     C_OK = 0
@@ -461,7 +466,21 @@ cdef class Workspace:
                 raise _too_many_rows(n, 2 * self.g.cap * (VIEW + MOVE_BYTES + 1), total)
         if code != C_OK:
             return code, bad, None, None, None
-        return OK, -1, self._children[:total], self._offsets[:n + 1], self._moves[:total]
+        return (OK, -1, view_of(self._children, self.children_p, total, VIEW),
+                view_of(self._offsets, self.offsets_p, n + 1, 0), view_of(self._moves, self.moves_p, total, MOVE_BYTES))
+
+
+cdef object view_of(object base, void* data, Py_ssize_t rows, int width):
+    """The first `rows` rows of `base` (int8 rows of `width`, or int64 when width is 0) as a
+    numpy view: what `base[:rows]` gives, made in C (slicing costs three times as much)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = rows
+    dims[1] = width
+    cdef cnp.ndarray view = (cnp.PyArray_SimpleNewFromData(2, dims, cnp.NPY_INT8, data) if width
+                             else cnp.PyArray_SimpleNewFromData(1, dims, cnp.NPY_INT64, data))
+    Py_INCREF(base)  # the view keeps its buffer alive: SetBaseObject takes this reference
+    cnp.PyArray_SetBaseObject(view, base)
+    return view
 
 
 cdef bint int8_rows(object array, Py_buffer* buf, Py_ssize_t width):
