@@ -11,7 +11,7 @@ runs taken seconds apart, so drifting load on a shared machine cancels. The esti
 Hodges-Lehmann estimate of the rounds' log ratios, with its exact (Wilcoxon signed-rank)
 confidence interval. A benchmark is called SLOWER (a regression, exit status 1) only when the
 whole interval lies above 1 + threshold, FASTER only when it lies wholly below 1 / (1 +
-threshold), and "same" only when it rules out a slowdown of `resolution` (10%); while any
+threshold), and "same" only when it rules out a slowdown of `resolution` (5%); while any
 verdict is "unclear", rounds go on, up to `--max-rounds`.
 """
 
@@ -39,7 +39,7 @@ from benchmarks.toolkit import ROOT, ToolError, guarded, machine, resolve
 
 BUILDS = ROOT / ".benchmarks" / "builds"
 THRESHOLD = 0.03  # a ratio must be surely beyond 1.03 to be called a regression
-RESOLUTION = 0.10  # "same" must rule out a 10% slowdown; until it does, more rounds are run
+RESOLUTION = 0.05  # "same" must rule out a 5% slowdown; until it does, more rounds are run
 ROUNDS, MAX_ROUNDS = 8, 40
 
 # A fast subset (milliseconds per call, so a round is one pytest start-up and about a second):
