@@ -72,6 +72,37 @@ def test_finished_games_are_exact() -> None:
     assert evaluate(mars).tolist() == [[0, 0, 0, 1, 0]]
 
 
+@pytest.mark.parametrize("rules", [Rules("short"), Rules("long"), Rules("long", koks=True)], ids=repr)
+def test_finished_outcomes_agree_with_the_reference_result(rules: Rules) -> None:
+    """The vectorised outcomes of finished games (evaluate, rollouts, lookahead) against
+    reference.result, on random finished boards of either side and every kind of win."""
+    from nardy import reference
+    from nardy.eval import _finished
+
+    rng = np.random.default_rng(5)
+    short = rules.variant.value == "short"
+    boards = np.zeros((600, 26), np.int8)
+    for board in boards:
+        left = int(rng.choice([15, 15, 15, int(rng.integers(1, 15))]))   # the loser's checkers not off
+        places = range(0, 25) if short else range(1, 25)                # short: 0 is the loser's bar
+        for point in rng.choice(list(places), size=left):
+            board[point] -= 1
+    boards[1::2] = batch.flip(boards[1::2], rules.variant)    # odd rows: the side on roll has lost
+    got = _finished(boards, rules)
+    for board, outcome in zip(boards, got):
+        view = board.tolist()
+        won = reference.result(view, rules)
+        if won is None:   # the other side has finished
+            points, sign = reference.result(list(batch.flip(board[None], rules.variant)[0]), rules)[1], -1
+        else:
+            points, sign = won[1], 1
+        wins = [1, points >= 2, points >= 3]
+        expected = wins + [0, 0] if sign > 0 else [0, 0, 0] + wins[1:]
+        assert outcome.tolist() == expected, (view, points, sign)
+    kinds = {tuple(o) for o in got.tolist()}
+    assert len(kinds) == (6 if short or rules.koks else 4)   # every kind of win, for each side
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bear_offs_are_exact(variant: str) -> None:
     p = Position.from_points(variant, white={6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2},

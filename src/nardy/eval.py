@@ -35,11 +35,11 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from . import batch, reference
+from . import batch
 from .errors import InvalidArgumentError, InvalidPositionError
 from .move import Move
 from .position import Position
-from .rules import Rules, Variant
+from .rules import CHECKERS, Rules, Variant
 
 FORMAT = "nardy-net"
 FORMAT_VERSION = 1
@@ -304,8 +304,8 @@ def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bo
     probs[:, 3] = np.minimum(probs[:, 3], 1 - probs[:, 0])
     probs[:, 4] = np.minimum(probs[:, 4], probs[:, 3])
     over = _finished_rows(rows)
-    for i in np.flatnonzero(over):
-        probs[i] = _finished(rows[i], rules)
+    if over.any():
+        probs[over] = _finished(rows[over], rules)
     race = _home_mask(rows, rules.variant) & ~over
     if race.any():
         from . import race as race_module
@@ -324,25 +324,28 @@ def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     return (pips[:, 0] == 0) | (pips[:, 1] == 0)
 
 
-def _finished(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
-    """The exact outcome of a finished game for the side on roll."""
-    won = reference.result(board.tolist(), rules)   # the side on roll has borne off all 15
-    if won is not None:
-        return _outcome(won[1])
-    return _swap(_won(batch.flip(board[None, :], rules.variant)[0], rules))
+def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcomes of finished games (one side has borne off all 15), for the side on roll."""
+    mine = ~(boards > 0).any(axis=1)   # the side on roll has borne off all its checkers
+    out = np.empty((len(boards), len(OUTPUTS)))
+    out[mine] = _won(boards[mine], rules)
+    out[~mine] = _swap(_won(batch.flip(boards[~mine], rules.variant), rules))
+    return out
 
 
-def _won(board: npt.NDArray[np.int8], rules: Rules) -> Floats:
-    """The exact outcome for the side whose view `board` is, which has borne off all 15."""
-    won = reference.result(board.tolist(), rules)
-    assert won is not None
-    return _outcome(won[1])
-
-
-def _outcome(points: int) -> Floats:
-    """The outputs of a win worth `points` (1 single, 2 gammon/mars, 3 backgammon/koks)."""
-    out = np.zeros(len(OUTPUTS))
-    out[:points] = 1
+def _won(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcomes for the side whose view each board is, which has borne off all 15:
+    `reference.result` over rows (1 point, 2 for a gammon or mars, 3 for a backgammon or koks)."""
+    theirs = np.minimum(boards, 0)                       # the loser's checkers (negative)
+    none_off = -theirs.sum(axis=1) == CHECKERS
+    if rules.variant is Variant.SHORT:   # a backgammon: on the bar (0) or in the winner's home 1..6
+        worst = none_off & (theirs[:, 0:7] < 0).any(axis=1)
+    else:                                # koks: in the loser's first quarter, the winner's 7..12
+        worst = none_off & (theirs[:, 7:13] < 0).any(axis=1) & bool(rules.koks)
+    out = np.zeros((len(boards), len(OUTPUTS)))
+    out[:, 0] = 1
+    out[:, 1] = none_off
+    out[:, 2] = worst
     return out
 
 
@@ -366,8 +369,8 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     theirs = batch.flip(afterstates, variant)            # the other side on roll
     out = np.zeros((len(afterstates), len(OUTPUTS)))
     done = _finished_rows(theirs)
-    for i in np.flatnonzero(done):
-        out[i] = _swap(_finished(theirs[i], rules))
+    if done.any():
+        out[done] = _swap(_finished(theirs[done], rules))
     live = np.flatnonzero(~done)
     if live.size == 0:
         return out

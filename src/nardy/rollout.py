@@ -154,10 +154,11 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
             correction[rows] += np.where(ours[rows, None], gained, _luck_direction(gained))
         chosen = children[pick]
         over = _finished_rows(chosen)
-        for r, board in zip(rows[over], chosen[over]):
-            mover = _won(board, rules)  # only the side that moved can have finished
-            outcome[r] = mover if ours[r] else _swap(mover)
-            live[r] = False
+        if over.any():
+            ended = rows[over]
+            mover = _won(chosen[over], rules)  # only the side that moved can have finished
+            outcome[ended] = np.where(ours[ended, None], mover, _swap(mover))
+            live[ended] = False
         going = rows[~over]
         boards[going] = batch.flip(chosen[~over], variant)
         ours[going] = ~ours[going]
