@@ -57,9 +57,10 @@ def gnubg_chooser(kind: str):
 
 
 def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[str, float]:
-    """The net's points per game over `games` pairs of duplicate games."""
+    """The net's points per game over `games` pairs of duplicate games, and its share of wins."""
     me = net_chooser(net, rules)
     totals = np.zeros(games)
+    wins = 0
     for net_color in (0, 1):
         env = VectorEnv(rules, games, seed=seed)
         env.reset()
@@ -69,10 +70,13 @@ def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[s
             actions = np.where(mine, me(env), opponent(env))
             _, rewards, terminated, _, _ = env.step(actions)
             first = terminated & ~done
-            totals[first] += np.where(mine[first], rewards[first], -rewards[first])
+            points = np.where(mine[first], rewards[first], -rewards[first])
+            totals[first] += points
+            wins += int((points > 0).sum())
             done |= terminated
     pair = totals / 2
-    return {"ppg": float(pair.mean()), "se": float(pair.std(ddof=1) / np.sqrt(games)), "games": 2 * games}
+    return {"ppg": float(pair.mean()), "se": float(pair.std(ddof=1) / np.sqrt(games)), "games": 2 * games,
+            "wins": wins / (2 * games)}
 
 
 def main() -> int:
@@ -92,8 +96,8 @@ def main() -> int:
     began = time.perf_counter()
     result = duplicate(rules, net, opponent, max(args.games // 2, 2), args.seed)
     print(f"{args.variant} nardy, net ({net.meta.get('games', '?')} training games) vs {args.opponent}: "
-          f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games "
-          f"(duplicate dice, {time.perf_counter() - began:.0f} s)")
+          f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
+          f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
     return 0
 
 
