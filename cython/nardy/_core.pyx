@@ -262,6 +262,7 @@ cdef class Generator:
                 np.frombuffer(moves, np.int8).reshape(n, MOVE_BYTES),
                 np.frombuffer(seqs, np.int8).reshape(k, MOVE_BYTES), np.frombuffer(index, np.int32))
 
+
 def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
     """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
 

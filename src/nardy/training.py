@@ -135,7 +135,8 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
     Adam's step size falls geometrically from `lr` to `lr_end` over the games."""
-    if games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or lr <= 0 or (lr_end is not None and lr_end <= 0):
+    if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or lr <= 0
+            or (lr_end is not None and lr_end <= 0)):
         raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end > 0; got "
                                    f"{games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     variant = rules.variant
