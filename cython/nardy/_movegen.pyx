@@ -27,6 +27,15 @@ cdef enum:
     BAR_BIT = 1 << 24  # the bar among the sources of a step
 
 
+cdef struct short_game:  # the walks are compiled once per variant: `game_t` names which
+    char unused
+cdef struct long_game:
+    char unused
+ctypedef fused game_t:
+    short_game
+    long_game
+
+
 cdef int gen_alloc(gen_t* g, int cap, int seq_cap) noexcept nogil:
     """Allocate buffers for `cap` results (and `seq_cap` sequences); 0, or -1 without memory."""
     cdef uint32_t size = 16
@@ -166,7 +175,7 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
     return 0
 
 
-cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
+cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t* v) noexcept nogil:
     """Record, as a candidate reached in `depth` steps, the current board with one more step
     src -> dst (0 = off) that `sources` allowed, made on the stored copy only (g.b stays);
     only for walks without de-duplication or sequences. -1 when full."""
@@ -184,10 +193,12 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst) noexcept nogi
         o = g.out + g.n * VIEW
         memcpy(o, g.b, VIEW)
         o[src] -= 1
-        if dst >= 1:
+        if dst >= 1 and game_t is short_game:
             hit = o[dst] == -1  # a blot hit: -1 becomes 1
             o[dst] += 1 + hit
             o[0] -= hit
+        elif dst >= 1:
+            o[dst] += 1
         if not g.skip_moves:
             put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
     g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
@@ -200,19 +211,19 @@ cdef inline uint32_t mover_after(const gen_t* g, int src, int dst) noexcept nogi
     return (g.mover & ~(<uint32_t>(g.b[src] == 1) << (src - 1))) | ((<uint32_t>1 << dst) >> 1)
 
 
-cdef inline bint last_blocked(const gen_t* g, int src, int dst) noexcept nogil:
+cdef inline bint last_blocked(const gen_t* g, int src, int dst, const game_t* v) noexcept nogil:
     """Would a last step src -> dst (0 = off) leave an illegal six-block?"""
-    return (g.step_check or g.end_check) and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
+    return game_t is long_game and (g.step_check or g.end_check) and (runs6(rotate12(mover_after(g, src, dst))) & g.forbidden) != 0
 
 
-cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
+cdef inline uint32_t sources(const gen_t* g, int d, const game_t* v) noexcept nogil:
     """Bits p-1 of the points a checker may leave with die d (bit 24 = the bar)."""
     cdef uint32_t srcs
     cdef int top
-    if g.b[BAR] > 0:  # short nardy: the bar first; a die d enters at point 25-d
+    if game_t is short_game and g.b[BAR] > 0:  # the bar first; a die d enters at point 25-d
         return BAR_BIT if (g.open_points >> (24 - d)) & 1 else 0
     srcs = g.mover & (g.open_points << d) & ALL_POINTS
-    if g.heads >= g.head_limit:
+    if game_t is long_game and g.heads >= g.head_limit:
         srcs &= ~(<uint32_t>1 << (HEAD - 1))
     if g.outside == 0 and g.mover != 0:
         if g.b[d] > 0:
@@ -224,7 +235,7 @@ cdef inline uint32_t sources(const gen_t* g, int d) noexcept nogil:
     return srcs
 
 
-cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcept nogil:
+cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u, const game_t* v) noexcept nogil:
     """Move a checker from `src` by `d` (a step that `sources` allowed), remembering how to undo it."""
     cdef int dst = src - d
     u.mover = g.mover
@@ -235,43 +246,48 @@ cdef inline void do_step(gen_t* g, int src, int d, int depth, undo_t* u) noexcep
     g.b[src] -= 1
     g.mover &= ~(<uint32_t>(g.b[src] == 0) << (src - 1))  # the bar's bit 24 is never in `mover`
     if dst >= 1:
-        u.hit = g.b[dst] == -1  # a blot hit: -1 becomes 1
-        g.b[dst] += 1 + u.hit
-        g.b[0] -= u.hit
+        if game_t is short_game:
+            u.hit = g.b[dst] == -1  # a blot hit: -1 becomes 1
+            g.b[dst] += 1 + u.hit
+            g.b[0] -= u.hit
+        else:
+            g.b[dst] += 1
         g.mover |= <uint32_t>1 << (dst - 1)
         g.outside -= (src >= 7) & (dst <= 6)
     else:
         dst = 0
         g.on_board -= 1
     u.dst = dst
-    if src == HEAD and g.rules.variant == LONG:
+    if game_t is long_game and src == HEAD:
         g.heads += 1
     g.path = with_step(g.path, depth, src, dst)
 
 
-cdef inline void undo_step(gen_t* g, const undo_t* u) noexcept nogil:
-    if u.src == HEAD and g.rules.variant == LONG:
+cdef inline void undo_step(gen_t* g, const undo_t* u, const game_t* v) noexcept nogil:
+    if game_t is long_game and u.src == HEAD:
         g.heads -= 1
-    if u.dst >= 1:
+    if u.dst >= 1 and game_t is short_game:
         g.b[u.dst] -= 1 + u.hit
         g.b[0] += u.hit
+    elif u.dst >= 1:
+        g.b[u.dst] -= 1
     g.b[u.src] += 1
     g.mover = u.mover
     g.outside = u.outside
     g.on_board = u.on_board
 
 
-cdef inline bint blocked(const gen_t* g) noexcept nogil:
+cdef inline bint blocked(const gen_t* g, const game_t* v) noexcept nogil:
     """block_timing "step": does the mover now hold an illegal six-block?"""
-    return g.step_check and (runs6(rotate12(g.mover)) & g.forbidden) != 0
+    return game_t is long_game and g.step_check and (runs6(rotate12(g.mover)) & g.forbidden) != 0
 
 
-cdef inline int candidate(gen_t* g, int depth, int sub) noexcept nogil:
+cdef inline int candidate(gen_t* g, int depth, int sub, const game_t* v) noexcept nogil:
     """After walking a node's continuations (most steps below: `sub`): record the node if it is a
     candidate that nothing below beats. The most steps of a candidate here or below, or -2 if full."""
     if sub > depth:
         return sub
-    if g.end_check and (runs6(rotate12(g.mover)) & g.forbidden):
+    if game_t is long_game and g.end_check and (runs6(rotate12(g.mover)) & g.forbidden):
         return sub
     if record(g, depth) < 0:
         return -2
@@ -282,7 +298,7 @@ cdef inline int top_bit(uint32_t bits) noexcept nogil:
     return 31 - __builtin_clz(bits)
 
 
-cdef int walk(gen_t* g, int depth, int used) noexcept nogil:
+cdef int walk(gen_t* g, int depth, int used, const game_t* v) noexcept nogil:
     """Every continuation of the turn, in every dice order (results are looked up: `dedupe`)."""
     cdef int sub = -1, r, i, j, d, src
     cdef bint seen
@@ -299,24 +315,24 @@ cdef int walk(gen_t* g, int depth, int used) noexcept nogil:
                     seen = True
             if seen:
                 continue
-            srcs = sources(g, d)
+            srcs = sources(g, d, v)
             while srcs:
                 src = top_bit(srcs) + 1
                 srcs &= ~(<uint32_t>1 << (src - 1))
-                do_step(g, src, d, depth, &u)
+                do_step(g, src, d, depth, &u, v)
                 if depth == 0:
                     g.first_die = d
-                if not blocked(g):
-                    r = walk(g, depth + 1, used | (1 << i))
+                if not blocked(g, v):
+                    r = walk(g, depth + 1, used | (1 << i), v)
                     if r == -2:
                         return -2
                     if r > sub:
                         sub = r
-                undo_step(g, &u)
-    return candidate(g, depth, sub)
+                undo_step(g, &u, v)
+    return candidate(g, depth, sub, v)
 
 
-cdef int walk_double(gen_t* g, int depth, int max_src) noexcept nogil:
+cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept nogil:
     """A double in non-increasing source order: each multiset of steps once, so no duplicates.
 
     Exact unless a step makes an illegal six-block (another order might avoid it): then it
@@ -327,28 +343,28 @@ cdef int walk_double(gen_t* g, int depth, int max_src) noexcept nogil:
     cdef bint six
     cdef undo_t u
     if g.on_board > 0 and depth < 4:
-        srcs = sources(g, d) & ((<uint32_t>2 << (max_src - 1)) - 1)
+        srcs = sources(g, d, v) & ((<uint32_t>2 << (max_src - 1)) - 1)
         while srcs:
             src = top_bit(srcs) + 1
             srcs &= ~(<uint32_t>1 << (src - 1))
             if depth == 3:  # the last step, made on the result's copy only
                 dst = src - d if src > d else 0
-                six = last_blocked(g, src, dst)
+                six = last_blocked(g, src, dst, v)
                 if six and g.step_check:
                     return -3
-                r = -1 if six else (4 if record_step(g, 4, src, dst) == 0 else -2)
+                r = -1 if six else (4 if record_step(g, 4, src, dst, v) == 0 else -2)
             else:
-                do_step(g, src, d, depth, &u)
-                if blocked(g):
-                    undo_step(g, &u)
+                do_step(g, src, d, depth, &u, v)
+                if blocked(g, v):
+                    undo_step(g, &u, v)
                     return -3
-                r = walk_double(g, depth + 1, src)
-                undo_step(g, &u)
+                r = walk_double(g, depth + 1, src, v)
+                undo_step(g, &u, v)
             if r < -1:
                 return r
             if r > sub:
                 sub = r
-    return candidate(g, depth, sub)
+    return candidate(g, depth, sub, v)
 
 
 cdef enum:
@@ -357,7 +373,7 @@ cdef enum:
     VIA_HIT_LO = 4    # ... hitting a blot on the point the smaller die reaches first
 
 
-cdef int walk_pair(gen_t* g) noexcept nogil:
+cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     """Two different dice: both orders, with no lookups.
 
     A two-step result is either two checkers moved, x by the larger die and y by the smaller
@@ -372,23 +388,27 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
     cdef bint six, bearing = g.outside < 2  # some step may bear off
+    cdef bint plain = game_t is short_game and not bearing and g.b[BAR] == 0
     cdef undo_t u1
-    memset(g.played, 0, sizeof(g.played))
+    if not plain:  # (plain: the second order never reads it)
+        memset(g.played, 0, sizeof(g.played))
     memset(g.chained, 0, sizeof(g.chained))
     if bearing:
         memset(g.both_off, 0, sizeof(g.both_off))
     for order in range(2):
+        if order == 1 and g.best == 2 and plain:
+            return lo_first_chains(g, v)
         g.first_die = hi if order == 0 else lo
-        first = sources(g, g.first_die)
+        first = sources(g, g.first_die, v)
         while first:
             f = top_bit(first) + 1
             first &= ~(<uint32_t>1 << (f - 1))
-            do_step(g, f, g.first_die, 0, &u1)
-            if not blocked(g):
+            do_step(g, f, g.first_die, 0, &u1, v)
+            if not blocked(g, v):
                 below = -1
                 if g.on_board > 0:
-                    second = sources(g, lo if order == 0 else hi)
-                    if order == 1:  # two checkers, recorded already
+                    second = sources(g, lo if order == 0 else hi, v)
+                    if order == 1 and not plain:  # two checkers, recorded already
                         below = 2 if second & g.played[f] else below
                         second &= ~g.played[f]
                     while second:
@@ -414,25 +434,49 @@ cdef int walk_pair(gen_t* g) noexcept nogil:
                             if bearing and u1.dst == 0 and g.both_off[y] & (<uint32_t>1 << (x - 1)):
                                 below = 2  # recorded already: y by hi and x by lo, both off
                                 continue
-                        six = last_blocked(g, src2, dst2)
+                        six = last_blocked(g, src2, dst2, v)
                         if not (six and g.step_check):
-                            if not six and record_step(g, 2, src2, dst2) < 0:
-                                undo_step(g, &u1)
+                            if not six and record_step(g, 2, src2, dst2, v) < 0:
+                                undo_step(g, &u1, v)
                                 return -2
                             if g.best == 2:
                                 below = 2
                                 g.chained[s] |= via  # chained[0] is never read
-                                g.played[y] |= <uint32_t>(s == 0) << (x - 1)
+                                if not plain:
+                                    g.played[y] |= <uint32_t>(s == 0) << (x - 1)
                                 if bearing and dst2 == 0 and u1.dst == 0:
                                     g.both_off[x] |= <uint32_t>1 << (y - 1)
-                r = candidate(g, 1, below)
+                r = candidate(g, 1, below, v)
                 if r == -2:
-                    undo_step(g, &u1)
+                    undo_step(g, &u1, v)
                     return -2
                 if r > sub:
                     sub = r
-            undo_step(g, &u1)
-    return candidate(g, 0, sub)
+            undo_step(g, &u1, v)
+    return candidate(g, 0, sub, v)
+
+
+cdef int lo_first_chains(gen_t* g, const game_t* v) noexcept nogil:
+    """walk_pair's second order (the smaller die first) when nothing can enter or bear off and
+    the first order found two-step plays: every two-checker play was found already (the other
+    order plays the same checkers to the same points), so only one checker y moved on from y-lo
+    can be new. 2, or -2 when full."""
+    cdef int hi = g.dice[0], lo = g.dice[1], y, via
+    cdef uint32_t first = sources(g, lo, v) & (g.open_points << (hi + lo))
+    cdef undo_t u
+    g.first_die = lo
+    while first:
+        y = top_bit(first) + 1
+        first &= ~(<uint32_t>1 << (y - 1))
+        via = VIA_HIT_LO if g.b[y - lo] == -1 else VIA_QUIET
+        if g.chained[y] & via:
+            continue  # recorded already: the same play
+        do_step(g, y, lo, 0, &u, v)
+        if record_step(g, 2, y - lo, y - lo - hi, v) < 0:
+            undo_step(g, &u, v)
+            return -2
+        undo_step(g, &u, v)
+    return 2
 
 
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
@@ -493,24 +537,31 @@ cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* sc, int d1, 
         g.forbidden = forbidden_starts(rotate12(s.theirs), CHECKERS - s.n_theirs, g.rules.block_rule)
     g.step_check = blocks and g.rules.block_timing == TIMING_STEP and g.forbidden != 0
     g.end_check = blocks and g.rules.block_timing == TIMING_END and g.forbidden != 0
-    g.dedupe = False
-    if d1 == d2 and not g.want_sequences:
-        found = walk_double(g, 0, 25)
-        if found == -3:  # a step made a six-block that another order might avoid: every order
-            g.dedupe = True
-            g.best = 0
-            clear_results(g)
-            found = walk(g, 0, 0)
-    elif d1 != d2 and not g.want_sequences:
-        found = walk_pair(g)
+    if g.rules.variant == SHORT:
+        found = walk_turn(g, <const short_game*>NULL)
     else:
-        g.dedupe = True
-        found = walk(g, 0, 0)
+        found = walk_turn(g, <const long_game*>NULL)
     if found == -2:
         return -1
     if g.ndice == 2 and g.best == 1:
         _keep_larger(g)
     return g.n
+
+
+cdef int walk_turn(gen_t* g, const game_t* v) noexcept nogil:
+    """The turn's walk: without lookups where the roll allows (see the module's docstring)."""
+    cdef int found
+    g.dedupe = False
+    if g.ndice == 4 and not g.want_sequences:
+        found = walk_double(g, 0, 25, v)
+        if found != -3:
+            return found
+        g.best = 0  # a step made a six-block that another order might avoid: every order
+        clear_results(g)
+    elif g.ndice == 2 and not g.want_sequences:
+        return walk_pair(g, v)
+    g.dedupe = True
+    return walk(g, 0, 0, v)
 
 
 cdef void _keep_larger(gen_t* g) noexcept nogil:
