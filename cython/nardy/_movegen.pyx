@@ -10,6 +10,11 @@ walked and results are de-duplicated by hash). Two different dice are walked in 
 every step sequence is wanted does a non-double take the hashed walk. The first sequence
 found for each result is the lexicographically first by (larger die, higher source) per step,
 the same representative as the reference's.
+
+Each walk is compiled once per variant (`game_t`), so short nardy's carries no head or six-block
+test and long nardy's no hit. In short nardy, when nothing can enter or bear off, the last two
+steps (of a double; or both steps of a pair, larger die first) take their sources from the
+occupancy words and are made on the result's copy only, without stepping the board.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -206,6 +211,39 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t*
     return 0
 
 
+cdef inline void step_on(int8_t* o, int src, int dst) noexcept nogil:
+    """A short-nardy step src -> dst >= 1 on a result's copy, hitting a blot there."""
+    cdef int8_t hit = o[dst] == -1
+    o[src] -= 1
+    o[dst] += 1 + hit
+    o[0] -= hit
+
+
+cdef inline int record_two(gen_t* g, int depth, uint64_t path, int src1, int dst1, int src2, int dst2) noexcept nogil:
+    """record_step with two more steps (short nardy, both landing on points, no larger-die
+    question, `depth` the roll's most steps): the current board's copy with src1 -> dst1 and then
+    src2 -> dst2 made on it; `path` has the first of them already."""
+    cdef int8_t* o
+    cdef int n = g.n
+    if depth > g.best:  # (never fewer: `depth` is the most steps of the roll)
+        g.best = depth
+        clear_results(g)
+        n = 0
+    if n >= g.cap:
+        g.overflow = 1
+        return -1
+    g.n = n + 1
+    g.larger[n] = 0
+    if g.store:
+        o = g.out + n * VIEW
+        memcpy(o, g.b, VIEW)
+        step_on(o, src1, dst1)
+        step_on(o, src2, dst2)
+        if not g.skip_moves:
+            put_move(g.moves + n * MOVE_BYTES, with_step(path, depth - 1, src2, dst2), depth)
+    return 0
+
+
 cdef inline uint32_t mover_after(const gen_t* g, int src, int dst) noexcept nogil:
     """The mover's occupancy after a step src -> dst (0 = off) from the current board."""
     return (g.mover & ~(<uint32_t>(g.b[src] == 1) << (src - 1))) | ((<uint32_t>1 << dst) >> 1)
@@ -344,6 +382,11 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
     cdef undo_t u
     if g.on_board > 0 and depth < 4:
         srcs = sources(g, d, v) & ((<uint32_t>2 << (max_src - 1)) - 1)
+        if game_t is short_game and depth == 2 and g.outside >= 2 and g.b[BAR] == 0:
+            sub = last_two_steps(g, srcs, d, v)
+            if sub == -2:
+                return -2
+            srcs = 0
         while srcs:
             src = top_bit(srcs) + 1
             srcs &= ~(<uint32_t>1 << (src - 1))
@@ -365,6 +408,31 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
             if r > sub:
                 sub = r
     return candidate(g, depth, sub, v)
+
+
+cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcept nogil:
+    """walk_double's last two steps (the third from `srcs`), short nardy with nothing to enter or
+    bear off: the fourth steps' sources come from the occupancy words, the results are made on
+    copies only. The most steps of a result, or -2 when full."""
+    cdef int sub = -1, src, last
+    cdef uint32_t fourth
+    cdef uint64_t path
+    while srcs:
+        src = top_bit(srcs) + 1
+        srcs &= ~(<uint32_t>1 << (src - 1))
+        fourth = mover_after(g, src, src - d) & (g.open_points << d) & ((<uint32_t>2 << (src - 1)) - 1)
+        if fourth == 0:
+            if record_step(g, 3, src, src - d, v) < 0:
+                return -2
+            sub = 3 if sub < 3 else sub
+        path = with_step(g.path, 2, src, src - d)
+        while fourth:
+            last = top_bit(fourth) + 1
+            fourth &= ~(<uint32_t>1 << (last - 1))
+            if record_two(g, 4, path, src, src - d, last, last - d) < 0:
+                return -2
+            sub = 4
+    return sub
 
 
 cdef enum:
@@ -396,8 +464,13 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     if bearing:
         memset(g.both_off, 0, sizeof(g.both_off))
     for order in range(2):
-        if order == 1 and g.best == 2 and plain:
-            return lo_first_chains(g, v)
+        if order == 0 and plain:
+            sub = hi_first(g, v)
+            if sub == -2:
+                return -2
+            if g.best == 2:
+                return lo_first_chains(g, v)
+            continue
         g.first_die = hi if order == 0 else lo
         first = sources(g, g.first_die, v)
         while first:
@@ -454,6 +527,40 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
                     sub = r
             undo_step(g, &u1, v)
     return candidate(g, 0, sub, v)
+
+
+cdef int hi_first(gen_t* g, const game_t* v) noexcept nogil:
+    """walk_pair's first order (the larger die first) when nothing can enter or bear off: the
+    second steps' sources come from the occupancy words, the results are made on copies only.
+    The most steps of a result, or -2 when full."""
+    cdef int hi = g.dice[0], lo = g.dice[1], sub = -1, x, y, s, via
+    cdef uint32_t first = sources(g, hi, v), second
+    cdef uint64_t path
+    cdef bint hit
+    g.first_die = hi
+    while first:
+        x = top_bit(first) + 1
+        first &= ~(<uint32_t>1 << (x - 1))
+        second = mover_after(g, x, x - hi) & (g.open_points << lo)
+        if second == 0:
+            if record_step(g, 1, x, x - hi, v) < 0:
+                return -2
+            sub = 1 if sub < 1 else sub
+            continue
+        hit = g.b[x - hi] == -1
+        path = with_step(g.path, 0, x, x - hi)
+        while second:
+            y = top_bit(second) + 1
+            second &= ~(<uint32_t>1 << (y - 1))
+            s = x if y == x - hi else (y if y - lo == x else 0)
+            via = (VIA_HIT_HI if hit else VIA_QUIET) if y == x - hi else VIA_QUIET
+            if s and g.chained[s] & via:
+                continue  # recorded already: the same play
+            if record_two(g, 2, path, x, x - hi, y, y - lo) < 0:
+                return -2
+            g.chained[s] |= via  # chained[0] is never read
+        sub = 2
+    return sub
 
 
 cdef int lo_first_chains(gen_t* g, const game_t* v) noexcept nogil:
