@@ -219,28 +219,51 @@ cdef inline void step_on(int8_t* o, int src, int dst) noexcept nogil:
     o[0] -= hit
 
 
-cdef inline int record_two(gen_t* g, int depth, uint64_t path, int src1, int dst1, int src2, int dst2) noexcept nogil:
-    """record_step with two more steps (short nardy, both landing on points, no larger-die
-    question, `depth` the roll's most steps): the current board's copy with src1 -> dst1 and then
-    src2 -> dst2 made on it; `path` has the first of them already."""
+cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, int d) noexcept nogil:
+    """For each source src2 of `seconds` (highest first), record the current board with two more
+    steps, src1 -> dst1 and src2 -> src2 - d, made on its copy only (short nardy, both landing on
+    points, `depth` the roll's most steps). 0, or -1 when full."""
+    cdef int8_t first[VIEW]  # the board after the first of the two steps, in registers
+    cdef int n, cap, src2, dst2, shift = 16 * (depth - 1)
+    cdef int8_t hit
     cdef int8_t* o
-    cdef int n = g.n
-    if depth > g.best:  # (never fewer: `depth` is the most steps of the roll)
+    cdef int8_t* m
+    cdef uint64_t path, w
+    cdef bint store = g.store, moves = not g.skip_moves
+    if depth > g.best:
         g.best = depth
         clear_results(g)
-        n = 0
-    if n >= g.cap:
-        g.overflow = 1
-        return -1
-    g.n = n + 1
-    g.larger[n] = 0
-    if g.store:
-        o = g.out + n * VIEW
-        memcpy(o, g.b, VIEW)
-        step_on(o, src1, dst1)
-        step_on(o, src2, dst2)
-        if not g.skip_moves:
-            put_move(g.moves + n * MOVE_BYTES, with_step(path, depth - 1, src2, dst2), depth)
+    memcpy(first, g.b, VIEW)
+    step_on(first, src1, dst1)
+    path = with_step(g.path, depth - 2, src1, dst1) & ((<uint64_t>1 << shift) - 1)
+    if depth < 4:
+        path |= ~<uint64_t>0 << (16 * depth)
+    n = g.n
+    cap = g.cap
+    o = g.out + n * VIEW
+    m = g.moves + n * MOVE_BYTES
+    while seconds:
+        if n >= cap:
+            g.n = n
+            g.overflow = 1
+            return -1
+        src2 = top_bit(seconds) + 1
+        seconds &= ~(<uint32_t>1 << (src2 - 1))
+        dst2 = src2 - d
+        g.larger[n] = 0
+        n += 1
+        if store:
+            hit = first[dst2] == -1
+            memcpy(o, first, VIEW)
+            o[src2] = first[src2] - 1
+            o[dst2] = first[dst2] + 1 + hit
+            o[0] = first[0] - hit
+            o += VIEW
+            if moves:
+                w = path | (<uint64_t>(<uint8_t>src2 | (<uint8_t>dst2 << 8)) << shift)
+                memcpy(m, &w, MOVE_BYTES)
+                m += MOVE_BYTES
+    g.n = n
     return 0
 
 
@@ -414,9 +437,8 @@ cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcep
     """walk_double's last two steps (the third from `srcs`), short nardy with nothing to enter or
     bear off: the fourth steps' sources come from the occupancy words, the results are made on
     copies only. The most steps of a result, or -2 when full."""
-    cdef int sub = -1, src, last
+    cdef int sub = -1, src
     cdef uint32_t fourth
-    cdef uint64_t path
     while srcs:
         src = top_bit(srcs) + 1
         srcs &= ~(<uint32_t>1 << (src - 1))
@@ -425,11 +447,8 @@ cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcep
             if record_step(g, 3, src, src - d, v) < 0:
                 return -2
             sub = 3 if sub < 3 else sub
-        path = with_step(g.path, 2, src, src - d)
-        while fourth:
-            last = top_bit(fourth) + 1
-            fourth &= ~(<uint32_t>1 << (last - 1))
-            if record_two(g, 4, path, src, src - d, last, last - d) < 0:
+        else:
+            if record_twos(g, 4, src, src - d, fourth, d) < 0:
                 return -2
             sub = 4
     return sub
@@ -532,11 +551,10 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
 cdef int hi_first(gen_t* g, const game_t* v) noexcept nogil:
     """walk_pair's first order (the larger die first) when nothing can enter or bear off: the
     second steps' sources come from the occupancy words, the results are made on copies only.
-    The most steps of a result, or -2 when full."""
-    cdef int hi = g.dice[0], lo = g.dice[1], sub = -1, x, y, s, via
-    cdef uint32_t first = sources(g, hi, v), second
-    cdef uint64_t path
-    cdef bint hit
+    A checker x moved on by the smaller die, or one moved onto x, is one checker s moved by both:
+    recorded once per s and hit (`chained`). The most steps of a result, or -2 when full."""
+    cdef int hi = g.dice[0], lo = g.dice[1], sub = -1, x, via
+    cdef uint32_t first = sources(g, hi, v), second, on, onto
     g.first_die = hi
     while first:
         x = top_bit(first) + 1
@@ -547,18 +565,21 @@ cdef int hi_first(gen_t* g, const game_t* v) noexcept nogil:
                 return -2
             sub = 1 if sub < 1 else sub
             continue
-        hit = g.b[x - hi] == -1
-        path = with_step(g.path, 0, x, x - hi)
-        while second:
-            y = top_bit(second) + 1
-            second &= ~(<uint32_t>1 << (y - 1))
-            s = x if y == x - hi else (y if y - lo == x else 0)
-            via = (VIA_HIT_HI if hit else VIA_QUIET) if y == x - hi else VIA_QUIET
-            if s and g.chained[s] & via:
-                continue  # recorded already: the same play
-            if record_two(g, 2, path, x, x - hi, y, y - lo) < 0:
-                return -2
-            g.chained[s] |= via  # chained[0] is never read
+        on = <uint32_t>1 << (x - hi - 1)     # x on from x - hi: s = x
+        if second & on:
+            via = VIA_HIT_HI if g.b[x - hi] == -1 else VIA_QUIET
+            if g.chained[x] & via:
+                second &= ~on  # recorded already: the same play
+            else:
+                g.chained[x] |= via
+        onto = <uint32_t>1 << (x + lo - 1)   # x + lo onto x (then x on by hi): s = x + lo
+        if second & onto:
+            if g.chained[x + lo] & VIA_QUIET:
+                second &= ~onto
+            else:
+                g.chained[x + lo] |= VIA_QUIET
+        if record_twos(g, 2, x, x - hi, second, lo) < 0:
+            return -2
         sub = 2
     return sub
 
