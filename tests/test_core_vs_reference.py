@@ -104,6 +104,24 @@ def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
         assert (batch.pips(views, rules.variant) == batch.pips(views, rules.variant, backend="python")).all()
 
 
+@pytest.mark.parametrize("rules", [Rules("short"), Rules("long"), Rules("long", koks=True)], ids=repr)
+def test_wins_agree(rules):
+    """batch.wins (the simulator's result rule) against reference.result on random boards where the
+    mover has borne off all 15 (every kind of win) and where it has not (0)."""
+    rng = np.random.default_rng(8)
+    short = rules.variant.value == "short"
+    anywhere = list(range(0, 25) if short else range(1, 25))  # short: 0 is the loser's bar
+    far = list(range(7, 25) if short else [*range(1, 7), *range(13, 25)])  # no backgammon, no koks
+    views = np.zeros((800, 26), np.int8)
+    for i, view in enumerate(views):
+        for point in rng.choice(far if i % 2 else anywhere, size=int(rng.choice([15, 15, int(rng.integers(1, 15))]))):
+            view[point] -= 1
+    views[::4, 24] = 1  # the mover has one checker left: nothing won yet
+    got = batch.wins(views, rules)
+    assert (got == batch.wins(views, rules, backend="python")).all()
+    assert set(got.tolist()) == ({0, 1, 2, 3} if short or rules.koks else {0, 1, 2})
+
+
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
 @given(data=st.data())
 def test_batch_generate_agrees_with_single_calls(rules, data):

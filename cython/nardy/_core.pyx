@@ -25,8 +25,8 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
-    BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, pips as c_pips,
-    rules_t, scan, scan_t, status_of,
+    BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, mover_left,
+    pips as c_pips, result_kind, rules_t, scan, scan_t, status_of,
 )
 from nardy._movegen cimport (
     MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t,
@@ -145,6 +145,18 @@ def pips(const int8_t[:, ::1] views, int variant):
     with nogil:
         for i in range(nardy_pips_rows(&views[0, 0], n, variant, &o[0, 0]), n):  # SIMD, then the rest
             c_pips(&views[i, 0], variant, &o[i, 0])
+    return out
+
+
+def wins(const int8_t[:, ::1] views, int variant, bint koks):
+    """The points the mover of each row has won -> int8 (n,): 1, 2 or 3 (before the cube), or 0
+    while it has checkers left (the same rule as the simulator's, `result_kind`)."""
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty(n, np.int8)
+    cdef int8_t[::1] o = out
+    with nogil:
+        for i in range(n):
+            o[i] = 0 if mover_left(&views[i, 0]) else result_kind(&views[i, 0], variant, koks)
     return out
 
 

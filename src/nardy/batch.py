@@ -109,13 +109,13 @@ def generate(
     rules = rules if type(rules) is Rules else Rules.of(rules)
     # the lean paths: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
     # checks every row; any problem is then reported by the full checks below, as before
+    lean = backend is None or backend == "cython"
     if out is not None:
-        if backend is None or backend == "cython":  # a Workspace exists only with the core
+        if lean:  # a Workspace exists only with the core
             code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
             if code == 0:
                 return children, offsets, moves
-    elif ((backend is None or backend == "cython") and engine._core is not None
-          and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL):
+    elif lean and engine._core is not None and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
         code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
         if code == 0:
             return children.copy(), offsets.copy(), moves.copy()
@@ -159,6 +159,17 @@ def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> n
     if engine.backend_of(backend) == "python":
         return np.array([reference.pips(b, variant) for b in boards.tolist()], np.int32).reshape(-1, 2)
     return engine._core.pips(boards, 0 if variant is Variant.LONG else 1)
+
+
+def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int8]:
+    """(n,) int8: the points each row's mover has won, 1, 2 or 3 before the cube (`reference.result`),
+    or 0 while it has checkers left."""
+    boards = as_boards(views)
+    rules = Rules.of(rules)
+    if engine.backend_of(backend) == "python":
+        return np.array([(reference.result(b, rules) or (None, 0))[1] for b in boards.tolist()], np.int8)
+    long = rules.variant is Variant.LONG
+    return engine._core.wins(boards, 0 if long else 1, long and rules.koks)
 
 
 def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:

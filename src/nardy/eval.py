@@ -39,7 +39,7 @@ from . import batch
 from .errors import InvalidArgumentError, InvalidPositionError
 from .move import Move
 from .position import Position
-from .rules import CHECKERS, Rules, Variant
+from .rules import Rules, Variant
 
 FORMAT = "nardy-net"
 FORMAT_VERSION = 1
@@ -334,18 +334,13 @@ def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
 
 
 def _won(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
-    """The exact outcomes for the side whose view each board is, which has borne off all 15:
-    `reference.result` over rows (1 point, 2 for a gammon or mars, 3 for a backgammon or koks)."""
-    theirs = np.minimum(boards, 0)                       # the loser's checkers (negative)
-    none_off = -theirs.sum(axis=1) == CHECKERS
-    if rules.variant is Variant.SHORT:   # a backgammon: on the bar (0) or in the winner's home 1..6
-        worst = none_off & (theirs[:, 0:7] < 0).any(axis=1)
-    else:                                # koks: in the loser's first quarter, the winner's 7..12
-        worst = none_off & (theirs[:, 7:13] < 0).any(axis=1) & bool(rules.koks)
+    """The exact outcomes for the side whose view each board is, which has borne off all 15
+    (`batch.wins`: 1 point, 2 for a gammon or mars, 3 for a backgammon or koks)."""
+    points = batch.wins(boards, rules)
     out = np.zeros((len(boards), len(OUTPUTS)))
     out[:, 0] = 1
-    out[:, 1] = none_off
-    out[:, 2] = worst
+    out[:, 1] = points >= 2
+    out[:, 2] = points == 3
     return out
 
 
