@@ -104,6 +104,21 @@ def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
         assert (batch.pips(views, rules.variant) == batch.pips(views, rules.variant, backend="python")).all()
 
 
+def test_the_simd_scan_agrees_with_the_word_scan():
+    """The core's scan (SSE2 on x86-64) against the portable one in 64-bit words, on in-range rows
+    of every kind, and both against numpy (the SIMD scan on any int8 row: status reads any):
+    occupancy words of both sides, points held, checker counts."""
+    crowded = np.concatenate([crowded_rows(seed, 400) for seed in range(5)])
+    assert (engine._core.scans(crowded, False) == engine._core.scans(crowded, True)).all()
+    views = np.concatenate([crowded, np.random.default_rng(3).integers(-128, 128, (500, 26)).astype(np.int8)])
+    got = engine._core.scans(views, False)
+    points = views[:, 1:25].astype(np.int64)
+    bits = 1 << np.arange(24)
+    expected = np.stack([((points > 0) * bits).sum(1), ((points < 0) * bits).sum(1), ((points < -1) * bits).sum(1),
+                         np.maximum(points, 0).sum(1), np.maximum(-points, 0).sum(1)], axis=1)
+    assert (got == expected).all()
+
+
 @pytest.mark.parametrize("rules", [Rules("short"), Rules("long"), Rules("long", koks=True)], ids=repr)
 def test_wins_agree(rules):
     """batch.wins (the simulator's result rule) against reference.result on random boards where the

@@ -26,7 +26,7 @@ from libc.string cimport memcpy
 
 from nardy._board cimport (
     BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, mover_left,
-    pips as c_pips, result_kind, rules_t, scan, scan_t, status_of,
+    pips as c_pips, result_kind, rules_t, scan, scan_t, scan_words, status_of,
 )
 from nardy._movegen cimport (
     MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t,
@@ -157,6 +157,22 @@ def wins(const int8_t[:, ::1] views, int variant, bint koks):
     with nogil:
         for i in range(n):
             o[i] = 0 if mover_left(&views[i, 0]) else result_kind(&views[i, 0], variant, koks)
+    return out
+
+
+def scans(const int8_t[:, ::1] views, bint words):
+    """For tests: each row's scan (`scan_words` if `words`, else `scan` as the core uses it) ->
+    int64 (n, 5): mine, theirs, closed, n_mine, n_theirs."""
+    cdef Py_ssize_t i, n = views.shape[0]
+    out = np.empty((n, 5), np.int64)
+    cdef int64_t[:, ::1] o = out
+    cdef scan_t s
+    for i in range(n):
+        if words:
+            scan_words(&views[i, 0], &s)
+        else:
+            scan(&views[i, 0], &s)
+        o[i, 0], o[i, 1], o[i, 2], o[i, 3], o[i, 4] = s.mine, s.theirs, s.closed, s.n_mine, s.n_theirs
     return out
 
 

@@ -40,7 +40,7 @@ cdef struct gen_t:
     int cap
     int8_t* out           # cap x 26 result boards (mover's view, before the turn passes)
     int8_t* moves         # cap x 8 representative step sequences
-    uint8_t* larger       # 1 = this result can be reached by playing the larger die
+    uint8_t* larger       # 1 = this result can be reached by playing the larger die (one-step results only)
     # every step sequence (want_sequences)
     int nseq
     int seq_cap

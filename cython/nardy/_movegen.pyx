@@ -206,7 +206,8 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t*
             o[dst] += 1
         if not g.skip_moves:
             put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
-    g.larger[g.n] = depth == 1 and g.ndice == 2 and g.first_die == g.dice[0]
+    if depth == 1:
+        g.larger[g.n] = g.ndice == 2 and g.first_die == g.dice[0]
     g.n += 1
     return 0
 
@@ -250,7 +251,6 @@ cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, 
         src2 = top_bit(seconds) + 1
         seconds &= ~(<uint32_t>1 << (src2 - 1))
         dst2 = src2 - d
-        g.larger[n] = 0
         n += 1
         if store:
             hit = first[dst2] == -1
