@@ -12,6 +12,7 @@ from libc.string cimport memcpy
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil   # index of the lowest set bit (argument != 0)
     int __builtin_clz(unsigned int) nogil   # leading zeros (argument != 0)
+    unsigned long long __builtin_bswap64(unsigned long long) nogil  # the eight bytes reversed
 
 cdef enum:
     VIEW = 26         # entries in a mover's-view array

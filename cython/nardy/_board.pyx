@@ -1,6 +1,7 @@
 """Board primitives of the compiled core: validation and turning the board round."""
 
-from libc.stdint cimport int8_t, uint32_t
+from libc.stdint cimport int8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef uint32_t status_of(const int8_t* b, const rules_t* r, scan_t* s) noexcept nogil:
     """docs/rules.md section 8 problems of one board, as nardy.status.Status flags; fills `s`."""
@@ -41,10 +42,35 @@ cdef inline bint both_shut_out(const int8_t* b, const scan_t* s) noexcept nogil:
     return True
 
 
+cdef inline uint64_t negated(uint64_t w) noexcept nogil:
+    """Each byte of w negated (as int8, wrapping), eight at a time with no borrow between them."""
+    return (HIGH - (w & LOW7)) ^ (~w & HIGH)
+
+
 cdef void flip(const int8_t* b, int8_t* out, int variant) noexcept nogil:
-    """The same board seen by the opponent (the turn passes)."""
-    cdef int p
-    for p in range(1, 25):
-        out[opposite(p, variant)] = -b[p]
-    out[BAR] = -b[0]
-    out[0] = -b[BAR]
+    """The same board seen by the opponent (the turn passes): out[opposite(p)] = -b[p], eight
+    points at a time (short nardy reverses the points, long nardy swaps their halves)."""
+    cdef uint64_t w0, w1, w2
+    cdef uint32_t h0, h1
+    cdef int8_t bar = b[BAR], theirs = b[0]
+    if variant == SHORT:  # point p -> 25 - p: each word's bytes reversed, the words swapped
+        memcpy(&w0, b + 1, 8)
+        memcpy(&w1, b + 9, 8)
+        memcpy(&w2, b + 17, 8)
+        w0, w1, w2 = negated(__builtin_bswap64(w2)), negated(__builtin_bswap64(w1)), negated(__builtin_bswap64(w0))
+        memcpy(out + 1, &w0, 8)
+        memcpy(out + 9, &w1, 8)
+        memcpy(out + 17, &w2, 8)
+    else:  # point p -> p + 12 or p - 12: the halves 1..12 and 13..24 swapped
+        memcpy(&w0, b + 1, 8)
+        memcpy(&h0, b + 9, 4)
+        memcpy(&w1, b + 13, 8)
+        memcpy(&h1, b + 21, 4)
+        w0, w1 = negated(w1), negated(w0)
+        h0, h1 = <uint32_t>negated(h1), <uint32_t>negated(h0)
+        memcpy(out + 1, &w0, 8)
+        memcpy(out + 9, &h0, 4)
+        memcpy(out + 13, &w1, 8)
+        memcpy(out + 21, &h1, 4)
+    out[BAR] = -theirs
+    out[0] = -bar
