@@ -224,7 +224,7 @@ cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, 
     """For each source src2 of `seconds` (highest first), record the current board with two more
     steps, src1 -> dst1 and src2 -> src2 - d, made on its copy only (short nardy, both landing on
     points, `depth` the roll's most steps). 0, or -1 when full."""
-    cdef int8_t first[VIEW]  # the board after the first of the two steps, in registers
+    cdef int8_t first[VIEW]  # the board after the first of the two steps (a local: no output aliases it)
     cdef int n, cap, src2, dst2, shift = 16 * (depth - 1)
     cdef int8_t hit
     cdef int8_t* o
@@ -470,7 +470,9 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     lo, is the same result as y by hi and x by lo. Each such play is recorded once, the first
     time (larger die first); `played`, `chained` and `both_off` remember which were. One-step
     results that repeat (a checker borne off by either die) are left to `_keep_larger`, which
-    keeps the larger die's, found first.
+    keeps the larger die's, found first. Short nardy with nothing to enter or bear off ("plain")
+    walks the first order in `hi_first` and, if it found two-step plays, the second in
+    `lo_first_chains`.
     """
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
