@@ -180,12 +180,25 @@ cdef int record(gen_t* g, int depth) noexcept nogil:
     return 0
 
 
+cdef inline void step_on(int8_t* o, int src, int dst) noexcept nogil:
+    """A short-nardy step src -> dst >= 1 on a result's copy, hitting a blot there."""
+    cdef int8_t hit = o[dst] == -1
+    o[src] -= 1
+    o[dst] += 1 + hit
+    o[0] -= hit
+
+
+cdef inline bint plain(const gen_t* g, const game_t* v) noexcept nogil:
+    """Short nardy with nothing on the bar and no bearing off for two more steps (two or more
+    checkers outside home): steps take their sources from the occupancy words alone."""
+    return game_t is short_game and g.outside >= 2 and g.b[BAR] == 0
+
+
 cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t* v) noexcept nogil:
     """Record, as a candidate reached in `depth` steps, the current board with one more step
     src -> dst (0 = off) that `sources` allowed, made on the stored copy only (g.b stays);
     only for walks without de-duplication or sequences. -1 when full."""
     cdef int8_t* o
-    cdef int hit
     if depth < g.best:
         return 0
     if depth > g.best:
@@ -197,27 +210,18 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t*
     if g.store:
         o = g.out + g.n * VIEW
         memcpy(o, g.b, VIEW)
-        o[src] -= 1
         if dst >= 1 and game_t is short_game:
-            hit = o[dst] == -1  # a blot hit: -1 becomes 1
-            o[dst] += 1 + hit
-            o[0] -= hit
-        elif dst >= 1:
-            o[dst] += 1
+            step_on(o, src, dst)
+        else:
+            o[src] -= 1
+            if dst >= 1:
+                o[dst] += 1
         if not g.skip_moves:
             put_move(g.moves + g.n * MOVE_BYTES, with_step(g.path, depth - 1, src, dst), depth)
     if depth == 1:
         g.larger[g.n] = g.ndice == 2 and g.first_die == g.dice[0]
     g.n += 1
     return 0
-
-
-cdef inline void step_on(int8_t* o, int src, int dst) noexcept nogil:
-    """A short-nardy step src -> dst >= 1 on a result's copy, hitting a blot there."""
-    cdef int8_t hit = o[dst] == -1
-    o[src] -= 1
-    o[dst] += 1 + hit
-    o[0] -= hit
 
 
 cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, int d) noexcept nogil:
@@ -405,7 +409,7 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
     cdef undo_t u
     if g.on_board > 0 and depth < 4:
         srcs = sources(g, d, v) & ((<uint32_t>2 << (max_src - 1)) - 1)
-        if game_t is short_game and depth == 2 and g.outside >= 2 and g.b[BAR] == 0:
+        if depth == 2 and plain(g, v):
             sub = last_two_steps(g, srcs, d, v)
             if sub == -2:
                 return -2
@@ -477,21 +481,20 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
     cdef bint six, bearing = g.outside < 2  # some step may bear off
-    cdef bint plain = game_t is short_game and not bearing and g.b[BAR] == 0
+    cdef bint simple = plain(g, v)
     cdef undo_t u1
-    if not plain:  # (plain: the second order never reads it)
+    if not simple:  # (plain: the second order never reads it)
         memset(g.played, 0, sizeof(g.played))
     memset(g.chained, 0, sizeof(g.chained))
     if bearing:
         memset(g.both_off, 0, sizeof(g.both_off))
-    for order in range(2):
-        if order == 0 and plain:
-            sub = hi_first(g, v)
-            if sub == -2:
-                return -2
-            if g.best == 2:
-                return lo_first_chains(g, v)
-            continue
+    if simple:  # the first order without stepping; the second, if two steps can be played, too
+        sub = hi_first(g, v)
+        if sub == -2:
+            return -2
+        if g.best == 2:
+            return lo_first_chains(g, v)
+    for order in range(1 if simple else 0, 2):
         g.first_die = hi if order == 0 else lo
         first = sources(g, g.first_die, v)
         while first:
@@ -502,7 +505,7 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
                 below = -1
                 if g.on_board > 0:
                     second = sources(g, lo if order == 0 else hi, v)
-                    if order == 1 and not plain:  # two checkers, recorded already
+                    if order == 1 and not simple:  # two checkers, recorded already
                         below = 2 if second & g.played[f] else below
                         second &= ~g.played[f]
                     while second:
@@ -536,7 +539,7 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
                             if g.best == 2:
                                 below = 2
                                 g.chained[s] |= via  # chained[0] is never read
-                                if not plain:
+                                if not simple:
                                     g.played[y] |= <uint32_t>(s == 0) << (x - 1)
                                 if bearing and dst2 == 0 and u1.dst == 0:
                                     g.both_off[x] |= <uint32_t>1 << (y - 1)

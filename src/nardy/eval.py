@@ -326,18 +326,22 @@ def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
 
 def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
     """The exact outcomes of finished games (one side has borne off all 15), for the side on roll."""
-    mine = ~(boards > 0).any(axis=1)   # the side on roll has borne off all its checkers
-    out = np.empty((len(boards), len(OUTPUTS)))
-    out[mine] = _won(boards[mine], rules)
+    points = batch.wins(boards, rules)
+    mine = points > 0   # the side on roll has borne off all its checkers
+    out = _outcomes(points)
     out[~mine] = _swap(_won(batch.flip(boards[~mine], rules.variant), rules))
     return out
 
 
 def _won(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
-    """The exact outcomes for the side whose view each board is, which has borne off all 15
-    (`batch.wins`: 1 point, 2 for a gammon or mars, 3 for a backgammon or koks)."""
-    points = batch.wins(boards, rules)
-    out = np.zeros((len(boards), len(OUTPUTS)))
+    """The exact outcomes for the side whose view each board is, which has borne off all 15."""
+    return _outcomes(batch.wins(boards, rules))
+
+
+def _outcomes(points: npt.NDArray[np.int8]) -> Floats:
+    """The outputs of wins worth `points` (`batch.wins`: 1, 2 for a gammon or mars, 3 for a
+    backgammon or koks)."""
+    out = np.zeros((len(points), len(OUTPUTS)))
     out[:, 0] = 1
     out[:, 1] = points >= 2
     out[:, 2] = points == 3
