@@ -104,6 +104,33 @@ def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
         assert (batch.pips(views, rules.variant) == batch.pips(views, rules.variant, backend="python")).all()
 
 
+def test_one_checker_on_the_bar_enters_the_same_on_both_backends():
+    """Short nardy, one checker on the bar: the entry walk. Blots and the mover's own checkers on
+    the entry points make the two orders' coincidences (moved on from the entry point, with or
+    without a hit) and the one-step and no-step cases; every mixed roll, 400 seeded boards."""
+    rules = Rules("short")
+    rng = random.Random(25)
+    checked = 0
+    while checked < 400:
+        board = [0] * 26
+        board[25] = 1
+        for _ in range(14):  # the mover's other checkers, most in the opponent's home (the entry points)
+            board[rng.choice(range(19, 25)) if rng.random() < 0.4 else rng.randint(1, 24)] += 1
+        free = [p for p in range(1, 25) if board[p] == 0]
+        for _ in range(15):  # the opponent's: blots and blocks, often on the entry points
+            entries = [p for p in free if p >= 19]
+            p = rng.choice(entries) if entries and rng.random() < 0.5 else rng.choice(free)
+            board[p] -= 1
+        board = tuple(board)
+        if reference.status(board, rules) != 0:
+            continue
+        for hi in range(2, 7):
+            for lo in range(1, hi):
+                results = assert_same_results(board, (hi, lo), rules)
+                assert len(engine.results(engine.as_bytes(board), (hi, lo), rules, "cython")) == len(results)  # once each
+        checked += 1
+
+
 def test_the_simd_scan_agrees_with_the_word_scan():
     """The core's scan (SSE2 on x86-64) against the portable one in 64-bit words, on in-range rows
     of every kind, and both against numpy (the SIMD scan on any int8 row: status reads any):

@@ -360,7 +360,7 @@ cdef inline int candidate(gen_t* g, int depth, int sub, const game_t* v) noexcep
 
 
 cdef inline int top_bit(uint32_t bits) noexcept nogil:
-    return 31 - __builtin_clz(bits)
+    return __builtin_clz(bits) ^ 31  # (one bsr: gcc knows this form)
 
 
 cdef int walk(gen_t* g, int depth, int used, const game_t* v) noexcept nogil:
@@ -483,6 +483,8 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     cdef bint six, bearing = g.outside < 2  # some step may bear off
     cdef bint simple = plain(g, v)
     cdef undo_t u1
+    if game_t is short_game and g.b[BAR] == 1 and g.outside >= 2:
+        return enter_pair(g, v)
     if not simple:  # (plain: the second order never reads it)
         memset(g.played, 0, sizeof(g.played))
     memset(g.chained, 0, sizeof(g.chained))
@@ -550,6 +552,40 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
                 if r > sub:
                     sub = r
             undo_step(g, &u1, v)
+    return candidate(g, 0, sub, v)
+
+
+cdef int enter_pair(gen_t* g, const game_t* v) noexcept nogil:
+    """walk_pair with one checker on the bar and nothing to bear off (short nardy): it enters by
+    one die, then any checker moves by the other, the results made on copies only. The orders
+    give different results except one: a checker moved on from the entry point (the entered one,
+    or one there already) reaches 25 - hi - lo either way; it is recorded once per hit
+    (`via`, as in walk_pair). The most steps of a result, or -2 when full."""
+    cdef int hi = g.dice[0], lo = g.dice[1], sub = -1, order, d, other, entry, via, seen = 0
+    cdef uint32_t second, on
+    for order in range(2):
+        d = hi if order == 0 else lo
+        other = lo if order == 0 else hi
+        entry = BAR - d
+        if not (g.open_points >> (entry - 1)) & 1:
+            continue
+        g.first_die = d
+        second = mover_after(g, BAR, entry) & (g.open_points << other)
+        on = <uint32_t>1 << (entry - 1)  # the checker on the entry point moved on
+        if second & on:
+            via = (VIA_HIT_HI if order == 0 else VIA_HIT_LO) if g.b[entry] == -1 else VIA_QUIET
+            if seen & via:
+                second &= ~on  # recorded already: the same play
+                sub = 2
+            seen |= via
+        if second:
+            if record_twos(g, 2, BAR, entry, second, other) < 0:
+                return -2
+            sub = 2
+        else:  # (not recorded if the other order found two steps)
+            if record_step(g, 1, BAR, entry, v) < 0:
+                return -2
+            sub = 1 if sub < 1 else sub
     return candidate(g, 0, sub, v)
 
 
