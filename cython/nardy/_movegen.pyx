@@ -14,7 +14,9 @@ the same representative as the reference's.
 Each walk is compiled once per variant (`game_t`), so short nardy's carries no head or six-block
 test and long nardy's no hit. In short nardy, when nothing can enter or bear off, the last two
 steps (of a double; or both steps of a pair, larger die first) take their sources from the
-occupancy words and are made on the result's copy only, without stepping the board.
+occupancy words and are made on the result's copy only, without stepping the board; a pair with
+one checker to enter does the same after the entry (`enter_pair`), and a double that cannot bear
+off makes its first two steps on the board without undo records (`plain_double`).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -437,6 +439,67 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
     return candidate(g, depth, sub, v)
 
 
+cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
+    """walk_double when nothing can bear off in four steps and at most one checker is on the bar
+    (short nardy, four or more checkers outside home): the first two steps (an entry, if there is
+    one, is the first) are made on the board saving only the cells they change, the last two by
+    `last_two_steps`; results are recorded in walk_double's order. The most steps of a result,
+    or -2 when full."""
+    cdef int d = g.dice[0], sub = -1, below, r, s1, s2, t1, t2
+    cdef int8_t* b = g.b
+    cdef int8_t at1, at2, bar1, bar2, hit
+    cdef uint32_t mover1 = g.mover, mover2, srcs1, srcs2, srcs3, open_d = g.open_points << d
+    srcs1 = (BAR_BIT & open_d) if b[BAR] else (mover1 & open_d & ALL_POINTS)  # bit 24: 25 - d open
+    bar1 = b[0]
+    while srcs1:
+        s1 = top_bit(srcs1) + 1
+        srcs1 &= ~(<uint32_t>1 << (s1 - 1))
+        t1 = s1 - d
+        at1 = b[t1]
+        hit = at1 == -1
+        b[s1] -= 1
+        b[t1] = at1 + 1 + hit
+        b[0] = bar1 - hit
+        g.mover = mover2 = (mover1 & ~(<uint32_t>(b[s1] == 0) << (s1 - 1))) | (<uint32_t>1 << (t1 - 1))
+        g.path = with_step(g.path, 0, s1, t1)
+        srcs2 = mover2 & open_d & ((<uint32_t>2 << (s1 - 1)) - 1)
+        below = -1
+        bar2 = b[0]
+        while srcs2:
+            s2 = top_bit(srcs2) + 1
+            srcs2 &= ~(<uint32_t>1 << (s2 - 1))
+            t2 = s2 - d
+            at2 = b[t2]
+            hit = at2 == -1
+            b[s2] -= 1
+            b[t2] = at2 + 1 + hit
+            b[0] = bar2 - hit
+            g.mover = (mover2 & ~(<uint32_t>(b[s2] == 0) << (s2 - 1))) | (<uint32_t>1 << (t2 - 1))
+            g.path = with_step(g.path, 1, s2, t2)
+            srcs3 = g.mover & open_d & ((<uint32_t>2 << (s2 - 1)) - 1)
+            if srcs3:
+                r = last_two_steps(g, srcs3, d, v)
+            else:
+                r = 2 if record(g, 2) == 0 else -2
+            if r == -2:
+                return -2
+            below = r if r > below else below
+            b[s2] += 1
+            b[t2] = at2
+            b[0] = bar2
+            g.mover = mover2
+        if below < 0:
+            if record(g, 1) < 0:
+                return -2
+            below = 1
+        sub = below if below > sub else sub
+        b[s1] += 1
+        b[t1] = at1
+        b[0] = bar1
+        g.mover = mover1
+    return candidate(g, 0, sub, v)
+
+
 cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcept nogil:
     """walk_double's last two steps (the third from `srcs`), short nardy with nothing to enter or
     bear off: the fourth steps' sources come from the occupancy words, the results are made on
@@ -476,7 +539,7 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     results that repeat (a checker borne off by either die) are left to `_keep_larger`, which
     keeps the larger die's, found first. Short nardy with nothing to enter or bear off ("plain")
     walks the first order in `hi_first` and, if it found two-step plays, the second in
-    `lo_first_chains`.
+    `lo_first_chains`; with one checker to enter and nothing to bear off, `enter_pair`.
     """
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
@@ -722,6 +785,8 @@ cdef int walk_turn(gen_t* g, const game_t* v) noexcept nogil:
     cdef int found
     g.dedupe = False
     if g.ndice == 4 and not g.want_sequences:
+        if game_t is short_game and g.outside >= 4 and g.b[BAR] <= 1:
+            return plain_double(g, v)
         found = walk_double(g, 0, 25, v)
         if found != -3:
             return found
