@@ -447,7 +447,7 @@ cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
     or -2 when full."""
     cdef int d = g.dice[0], sub = -1, below, r, s1, s2, t1, t2
     cdef int8_t* b = g.b
-    cdef int8_t at1, at2, bar1, bar2, hit
+    cdef int8_t at1, at2, bar1, bar2
     cdef uint32_t mover1 = g.mover, mover2, srcs1, srcs2, srcs3, open_d = g.open_points << d
     srcs1 = (BAR_BIT & open_d) if b[BAR] else (mover1 & open_d & ALL_POINTS)  # bit 24: 25 - d open
     bar1 = b[0]
@@ -456,11 +456,8 @@ cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
         srcs1 &= ~(<uint32_t>1 << (s1 - 1))
         t1 = s1 - d
         at1 = b[t1]
-        hit = at1 == -1
-        b[s1] -= 1
-        b[t1] = at1 + 1 + hit
-        b[0] = bar1 - hit
-        g.mover = mover2 = (mover1 & ~(<uint32_t>(b[s1] == 0) << (s1 - 1))) | (<uint32_t>1 << (t1 - 1))
+        g.mover = mover2 = mover_after(g, s1, t1)
+        step_on(b, s1, t1)
         g.path = with_step(g.path, 0, s1, t1)
         srcs2 = mover2 & open_d & ((<uint32_t>2 << (s1 - 1)) - 1)
         below = -1
@@ -470,11 +467,8 @@ cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
             srcs2 &= ~(<uint32_t>1 << (s2 - 1))
             t2 = s2 - d
             at2 = b[t2]
-            hit = at2 == -1
-            b[s2] -= 1
-            b[t2] = at2 + 1 + hit
-            b[0] = bar2 - hit
-            g.mover = (mover2 & ~(<uint32_t>(b[s2] == 0) << (s2 - 1))) | (<uint32_t>1 << (t2 - 1))
+            g.mover = mover_after(g, s2, t2)
+            step_on(b, s2, t2)
             g.path = with_step(g.path, 1, s2, t2)
             srcs3 = g.mover & open_d & ((<uint32_t>2 << (s2 - 1)) - 1)
             if srcs3:
