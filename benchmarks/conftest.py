@@ -58,7 +58,30 @@ def record_form(benchmark, form: str, results: int) -> None:
         FORMS.setdefault(benchmark.group, {})[form] = (stats.stats.min, results)
 
 
+# batch API over bare kernel, timed in pairs: per group (the pairs' ratio, its interval, pairs,
+# the kernel's median ns per result), filled by test_batch_over_kernel_paired
+PAIRS: dict[str, tuple[float, float, float, int, float]] = {}
+
+
+def record_pairs(benchmark, pairs: list[tuple[int, int]], results: int) -> None:
+    """Keep the (kernel, batch) CPU times of each pair; nothing when timing is disabled."""
+    if getattr(benchmark, "disabled", False) or len(pairs) < 2:
+        return
+    from benchmarks.compare import ratio_interval  # the A/B tool's estimate and interval
+
+    kernel, batch = zip(*pairs)
+    estimate, low, high = ratio_interval(kernel, batch)
+    kernel_ns = float(np.median(kernel)) / max(results, 1)
+    PAIRS[benchmark.group] = (estimate, low, high, len(pairs), kernel_ns)
+    benchmark.extra_info.update(ratio=estimate, ratio_low=low, ratio_high=high, kernel_ns_per_result=kernel_ns)
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
+    if PAIRS:
+        terminalreporter.section("batch.generate(out=Workspace) over the bare kernel, timed in pairs")
+        for group, (estimate, low, high, n, kernel_ns) in sorted(PAIRS.items()):
+            terminalreporter.write_line(f"{group}: {estimate:.3f}x [{low:.3f}, {high:.3f}] over {n} pairs; "
+                                        f"kernel {kernel_ns:.2f} ns/result (median)")
     if not FORMS:
         return
     terminalreporter.section("batch.generate vs the bare kernel (minimum times, this run)")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import numpy as np
 
 from nardy import Rules, batch, engine
-from conftest import per_item, record_form
+from conftest import per_item, record_form, record_pairs
 
 SAMPLE = 60  # positions (x 21 rolls) on which the reference runs beside the core
 
@@ -44,6 +46,41 @@ def test_batch_vs_kernel(benchmark, corpus, variant, kind, rows, form):
     assert total == expected
     per_item(benchmark, rows, results=total)
     record_form(benchmark, form, total)
+
+
+@pytest.mark.parametrize("rows", [1000, 100_000])
+@pytest.mark.parametrize("kind", ["contact", "race"])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_batch_over_kernel_paired(benchmark, corpus, variant, kind, rows):
+    """batch.generate into a reused Workspace over the bare kernel, timed in pairs a moment apart
+    (CPU time; which goes first alternates): a slow spell of a shared machine slows both halves of
+    a pair, so the pairs' ratio is steadier than that of two benchmarks' minimums taken a minute
+    apart. The ratio and its 95% interval are printed at the end of the run."""
+    benchmark.group = f"paired-{variant}-{kind}-{rows}"
+    views, rolls = rows_of(corpus, variant, kind, rows)
+    rules = Rules(variant)
+    codes = engine.core_rules(rules)
+    kernel, generate, clock = engine._core.kernel, batch.generate, time.process_time_ns
+    out = batch.Workspace()
+    expected = len(generate(views, rolls, rules, out=out)[0])  # the workspace's buffers grown once
+    pairs: list[tuple[int, int]] = []
+
+    def pair():
+        batch_first = len(pairs) % 2
+        if batch_first:
+            t0 = clock(); got = len(generate(views, rolls, rules, out=out)[0]); t1 = clock()
+            total = kernel(views, rolls, codes); t2 = clock()
+            pairs.append((t2 - t1, t1 - t0))
+        else:
+            t0 = clock(); total = kernel(views, rolls, codes); t1 = clock()
+            got = len(generate(views, rolls, rules, out=out)[0]); t2 = clock()
+            pairs.append((t1 - t0, t2 - t1))
+        return total, got
+
+    total, got = benchmark.pedantic(pair, rounds=101 if rows <= 1000 else 21, warmup_rounds=1)
+    assert total == got == expected
+    per_item(benchmark, rows, results=total)
+    record_pairs(benchmark, pairs[1:], total)  # (the warm-up's pair dropped)
 
 
 @pytest.mark.parametrize("variant", ["long", "short"])
