@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError, Rules, batch
+from nardy import NardyError, Rules, batch, engine
 from strategies import ALL_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -78,6 +78,21 @@ def test_bad_rows_raise_the_checked_paths_error(views, dice):
         with pytest.raises(type(checked.value)) as lean:
             batch.generate(np.array(views, np.int8), np.array(dice, np.int8), rules, out=out)
         assert str(lean.value) == str(checked.value)
+
+
+@pytest.mark.parametrize("variant, start", [("long", LONG_START), ("short", SHORT_START)])
+def test_the_lean_paths_entry_check_flags_exactly_the_entries_outside_15(variant, start):
+    """The core's first check of a row (a vector compare, -15..15) at each of the 26 indices with
+    every int8 value: BAD_ENTRY exactly when the entry is outside -15..15 (the public call then
+    names the problem through the full checks, as the tests above show)."""
+    core, codes = batch.Workspace()._core, engine.core_rules(Rules(variant))
+    dice = np.array([[3, 1]], np.int8)
+    for k in range(26):
+        for value in range(-128, 128):
+            row = np.array([start], np.int8)
+            row[0, k] = value
+            flagged = core.generate(row, dice, codes)[0] == engine._core.BAD_ENTRY
+            assert flagged == (not -15 <= value <= 15), (k, value)
 
 
 def test_workspace_takes_any_array_like_through_the_checks():

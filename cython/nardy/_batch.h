@@ -1,4 +1,5 @@
-/* SIMD helpers of the batch entry points in _core.pyx (pips, blocks): one row per vector.
+/* SIMD helpers of the batch entry points in _core.pyx (pips, blocks, the lean path's entry
+ * check): one row per vector.
  *
  * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and AVX2 versions chosen at run
  * time (__builtin_cpu_supports), never by build flags; other targets get nothing here
@@ -188,6 +189,23 @@ static inline ptrdiff_t nardy_pips_rows(const int8_t *b, ptrdiff_t n, int varian
 #else
     (void)b; (void)n; (void)variant; (void)out;
     return 0;
+#endif
+}
+
+/* Nonzero if an entry of the 26-entry row b is outside -15..15 (the lean path's first check).
+ * SSE2: entries 0..15 and 10..25 plus 15, as bytes, must be 0..30 (unsigned). */
+static inline int nardy_entries_outside(const int8_t *b) {
+#ifdef NARDY_X86
+    const __m128i c15 = _mm_set1_epi8(15), c30 = _mm_set1_epi8(30);
+    __m128i lo = _mm_add_epi8(_mm_loadu_si128((const __m128i *)b), c15);
+    __m128i hi = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(b + 10)), c15);
+    __m128i ok = _mm_and_si128(_mm_cmpeq_epi8(_mm_min_epu8(lo, c30), lo), _mm_cmpeq_epi8(_mm_min_epu8(hi, c30), hi));
+    return _mm_movemask_epi8(ok) != 0xFFFF;
+#else
+    uint8_t outside = 0;
+    for (int k = 0; k < 26; k++)
+        outside |= (uint8_t)(b[k] + 15) > 30;
+    return outside;
 #endif
 }
 

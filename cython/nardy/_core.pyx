@@ -38,6 +38,7 @@ cdef extern from "_batch.h":
     Py_ssize_t nardy_clear_blockless(const int8_t* b, Py_ssize_t i, Py_ssize_t n, uint8_t* out) noexcept nogil
     Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
     int nardy_use_avx2(int on) noexcept nogil
+    int nardy_entries_outside(const int8_t* b) noexcept nogil
 
 cnp.import_array()
 
@@ -93,11 +94,7 @@ cdef inline int check_row(const int8_t* b, const int8_t* roll, const rules_t* r,
 
 cdef inline int check_entries(const int8_t* b) noexcept nogil:
     """BAD_ENTRY if an entry is outside -15..15 (which the status flags cannot be trusted to see)."""
-    cdef int k
-    cdef uint8_t outside = 0
-    for k in range(VIEW):
-        outside |= <uint8_t>(b[k] + 15) > 30
-    return C_BAD_ENTRY if outside else C_OK
+    return C_BAD_ENTRY if nardy_entries_outside(b) else C_OK
 
 
 def status(const int8_t[:, ::1] views, tuple rules):
