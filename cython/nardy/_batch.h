@@ -4,7 +4,8 @@
  * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and AVX2 versions chosen at run
  * time (__builtin_cpu_supports), never by build flags; other targets get nothing here
  * (nardy_pips_rows does no rows, nardy_clear_blockless clears none) and _core.pyx falls back
- * to the scalar helpers of _board.pxd, which stay the definition of every result.
+ * to the scalar helpers of _board.pxd, which stay the definition of every result; only
+ * nardy_entries_outside carries its own scalar loop (the test checks every value at every entry).
  */
 #ifndef NARDY_BATCH_H
 #define NARDY_BATCH_H
