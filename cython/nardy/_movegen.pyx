@@ -439,37 +439,45 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
     return candidate(g, depth, sub, v)
 
 
+cdef inline int8_t plain_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
+    """Make the short-nardy step src -> dst >= 1 as step `depth` (0-based) of the current board,
+    occupancy and path; returns the old count at dst, for `plain_unstep`."""
+    cdef int8_t at = g.b[dst]
+    g.mover = mover_after(g, src, dst)
+    step_on(g.b, src, dst)
+    g.path = with_step(g.path, depth, src, dst)
+    return at
+
+
+cdef inline void plain_unstep(gen_t* g, int src, int dst, int8_t at, uint32_t mover) noexcept nogil:
+    """Take back `plain_step`'s step src -> dst, given the old count at dst and occupancy."""
+    g.b[src] += 1
+    g.b[dst] = at
+    g.b[0] += at == -1  # the blot it hit leaves the bar
+    g.mover = mover
+
+
 cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
     """walk_double when nothing can bear off in four steps and at most one checker is on the bar
     (short nardy, four or more checkers outside home): the first two steps (an entry, if there is
     one, is the first) are made on the board saving only the cells they change, the last two by
     `last_two_steps`; results are recorded in walk_double's order. The most steps of a result,
     or -2 when full."""
-    cdef int d = g.dice[0], sub = -1, below, r, s1, s2, t1, t2
-    cdef int8_t* b = g.b
-    cdef int8_t at1, at2, bar1, bar2
+    cdef int d = g.dice[0], sub = -1, below, r, s1, s2
+    cdef int8_t at1, at2
     cdef uint32_t mover1 = g.mover, mover2, srcs1, srcs2, srcs3, open_d = g.open_points << d
-    srcs1 = (BAR_BIT & open_d) if b[BAR] else (mover1 & open_d & ALL_POINTS)  # bit 24: 25 - d open
-    bar1 = b[0]
+    srcs1 = (BAR_BIT & open_d) if g.b[BAR] else (mover1 & open_d & ALL_POINTS)  # bit 24: 25 - d open
     while srcs1:
         s1 = top_bit(srcs1) + 1
         srcs1 &= ~(<uint32_t>1 << (s1 - 1))
-        t1 = s1 - d
-        at1 = b[t1]
-        g.mover = mover2 = mover_after(g, s1, t1)
-        step_on(b, s1, t1)
-        g.path = with_step(g.path, 0, s1, t1)
+        at1 = plain_step(g, 0, s1, s1 - d)
+        mover2 = g.mover
         srcs2 = mover2 & open_d & ((<uint32_t>2 << (s1 - 1)) - 1)
         below = -1
-        bar2 = b[0]
         while srcs2:
             s2 = top_bit(srcs2) + 1
             srcs2 &= ~(<uint32_t>1 << (s2 - 1))
-            t2 = s2 - d
-            at2 = b[t2]
-            g.mover = mover_after(g, s2, t2)
-            step_on(b, s2, t2)
-            g.path = with_step(g.path, 1, s2, t2)
+            at2 = plain_step(g, 1, s2, s2 - d)
             srcs3 = g.mover & open_d & ((<uint32_t>2 << (s2 - 1)) - 1)
             if srcs3:
                 r = last_two_steps(g, srcs3, d, v)
@@ -478,19 +486,13 @@ cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
             if r == -2:
                 return -2
             below = r if r > below else below
-            b[s2] += 1
-            b[t2] = at2
-            b[0] = bar2
-            g.mover = mover2
+            plain_unstep(g, s2, s2 - d, at2, mover2)
         if below < 0:
             if record(g, 1) < 0:
                 return -2
             below = 1
         sub = below if below > sub else sub
-        b[s1] += 1
-        b[t1] = at1
-        b[0] = bar1
-        g.mover = mover1
+        plain_unstep(g, s1, s1 - d, at1, mover1)
     return candidate(g, 0, sub, v)
 
 
