@@ -79,6 +79,28 @@ def single_call(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
     return run
 
 
+def kernel_or_workspace(variant: str, kind: str, form: str) -> Callable[[Callable[[], None]], dict[str, int]]:
+    """The movegen rows through the bare kernel (`_core.kernel`: nothing checked or kept) or
+    through `Workspace.generate` (every row checked, the results kept in buffers sized by the
+    setup, so nothing grows): per row, their difference is what the batch API adds (issue 13)."""
+    def run(begin: Callable[[], None]) -> dict[str, int]:
+        from nardy import Rules, engine
+
+        views, rolls = (np.ascontiguousarray(a) for a in corpus(variant, kind, 100))
+        codes = engine.core_rules(Rules(variant))
+        if form == "kernel":
+            begin()
+            results = engine._core.kernel(views, rolls, codes)
+        else:
+            workspace = engine._core.Workspace(results=64 * len(views), rows=len(views) + 1)
+            begin()
+            code, _, children, _, _ = workspace.generate(views, rolls, codes)
+            assert code == 0, code
+            results = len(children)
+        return {"result": results, "row": len(views)}
+    return run
+
+
 def batch_overhead(begin: Callable[[], None]) -> dict[str, int]:
     from nardy import Rules, batch
 
@@ -229,6 +251,12 @@ KERNELS: dict[str, Kernel] = {
     "movegen short race": Kernel("_core", "generate", ("result", "row"), movegen("short", "race")),
     "movegen single call long": Kernel("_core", "Generator.moves", ("call", "result"), single_call("long")),
     "movegen single call short": Kernel("_core", "Generator.moves", ("call", "result"), single_call("short")),
+    "kernel long race": Kernel("_core", "kernel", ("result", "row"), kernel_or_workspace("long", "race", "kernel")),
+    "workspace long race": Kernel("_core", "Workspace.generate", ("result", "row"),
+                                  kernel_or_workspace("long", "race", "workspace")),
+    "kernel short contact": Kernel("_core", "kernel", ("result", "row"), kernel_or_workspace("short", "contact", "kernel")),
+    "workspace short contact": Kernel("_core", "Workspace.generate", ("result", "row"),
+                                      kernel_or_workspace("short", "contact", "workspace")),
     "batch overhead": Kernel("_core", "generate", ("row",), batch_overhead),
     "pips long": Kernel("_core", "pips", ("row",), pips("long")),
     "pips short": Kernel("_core", "pips", ("row",), pips("short")),
