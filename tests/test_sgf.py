@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from nardy import Color, Rules, matfile, sgf
+from nardy.cli import main
 from nardy.errors import IllegalMoveError, InvalidNotationError
 from test_matfile import RULE_SETS, play_match, same_games
 
@@ -71,6 +72,53 @@ def test_the_layout_gnubg_writes():
 def test_malformed_sgf_is_a_notation_error_with_the_offset(text, message):
     with pytest.raises(InvalidNotationError, match=re.escape(message)):
         sgf.read(text)
+
+
+def nest(text: str, padding: int) -> str:
+    """Each game tree of `text` with `padding` comment nodes after its root and every node after
+    that a variation of the one before, followed by a second variation (a take) that is skipped."""
+    out = []
+    for tree in text.strip().split("\n(;"):
+        root, *nodes = tree.strip().lstrip("(;").removesuffix(")").split("\n;")
+        body = "".join("(;" + node for node in ["C[note]"] * padding + nodes)
+        out.append(f"(;{root}{body}" + ")(;W[take])" * len(nodes) + ")" * (padding + 1) + "\n")
+    return "".join(out)
+
+
+def test_variations_nest_as_deep_as_the_text_goes():
+    # the parser keeps no Python stack per level: far past the recursion limit, the main line is
+    # the first variation at every level, and the same games as the flat file
+    match = play_match(Rules("short"), 3, seed=1)
+    text = nest(sgf.write(match), padding=3 * sys.getrecursionlimit())
+    assert text.count("(") > 2 * sys.getrecursionlimit() * len(match.games)
+    same_games(match, sgf.read(text).match)
+    nodes = sgf.parse("(;GM[6]" + "(;W[63hbmj]" * 1000 + ")" * 1001)[0]
+    assert len(nodes) == 1001 and nodes[-1] == [("W", ["63hbmj"])]
+    with pytest.raises(IllegalMoveError, match="game 1, node 3: W.63hbmj. is white's, but black is to act"):
+        sgf.read("(;FF[4]GM[6]" + "(;W[63hbmj]" * 1000 + ")" * 1001)
+    assert sgf.parse("(;A[1]" + "(;B[2])(;C[3]" * 100_000 + ")" * 100_001) == [[[("A", ["1"])], [("B", ["2"])]]]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("(;GM[6]" * 100_000, "offset 700000: the text ends inside a game tree"),
+    ("(;GM[6]" * 100_000 + ")" * 99_999, "offset 799999: the text ends inside a game tree"),
+    ("(;GM[6]" * 100_000 + ")" * 99_999 + "x", "offset 799999: expected ')' to close the game tree"),
+    ("(;GM[6]" * 100_000 + ")" * 100_001, "offset 800000: expected '(' to open a game tree, got ')'"),
+    ("(;GM[6]" * 100_000 + "()" + ")" * 100_000, "offset 700001: a game tree starts with a node"),
+])
+def test_unbalanced_parentheses_at_any_depth_are_a_notation_error(text, message):
+    with pytest.raises(InvalidNotationError, match=re.escape(message)):
+        sgf.read(text)
+
+
+def test_replay_of_a_deeply_nested_file_is_a_nardy_error(tmp_path, capsys):
+    path = tmp_path / "deep.sgf"
+    path.write_text("(;FF[4]GM[6]" + "(;W[63hbmj]" * 1000 + ")" * 1001 + "\n")
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == "nardy: error: game 1, node 3: W[63hbmj] is white's, but black is to act\n"
+    path.write_text("(;GM[6]" * 100_000)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == "nardy: error: malformed SGF at offset 700000: the text ends inside a game tree\n"
 
 
 def test_illegal_play_and_results_are_reported():

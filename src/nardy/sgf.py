@@ -55,11 +55,8 @@ def parse(text: str) -> list[list[Node]]:
     def error(i: int, what: str) -> InvalidNotationError:
         return InvalidNotationError(f"malformed SGF at offset {i}: {what}")
 
-    def tree(i: int, nodes: list[Node] | None) -> int:
-        """Parse the game tree at text[i] == '('; append its main line to `nodes` (None: skip)."""
-        i = skip(i + 1)
-        if i >= n or text[i] != ";":
-            raise error(i, "a game tree starts with a node (';')")
+    def sequence(i: int, nodes: list[Node] | None) -> int:
+        """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them)."""
         while i < n and text[i] == ";":
             node: Node = []
             i = skip(i + 1)
@@ -92,13 +89,30 @@ def parse(text: str) -> list[list[Node]]:
             if nodes is not None:
                 nodes.append(node)
             i = skip(i)
-        first = True
-        while i < n and text[i] == "(":  # variations: the first continues the main line
-            i = skip(tree(i, nodes if first else None))
-            first = False
-        if i >= n or text[i] != ")":
-            raise error(i, "expected ')' to close the game tree" if i < n else "the text ends inside a game tree")
-        return i + 1
+        return i
+
+    def tree(i: int, nodes: list[Node]) -> int:
+        """Parse the game tree at text[i] == '('; append its main line to `nodes`. Iterative, so
+        variations nest as deep as the text goes: the first variation of a tree on the main line
+        continues it, the others are skipped."""
+        depth = main = 0  # the trees open, and how many of them (the outermost) are on the main line
+        first = True  # the innermost open tree has had no variation yet
+        while True:  # here text[i] == '(' opens a tree
+            if main == depth and first:
+                main += 1
+            depth += 1
+            i = skip(i + 1)
+            if i >= n or text[i] != ";":
+                raise error(i, "a game tree starts with a node (';')")
+            i, first = sequence(i, nodes if main == depth else None), True
+            while i >= n or text[i] != "(":  # close trees until a variation opens
+                if i >= n or text[i] != ")":
+                    raise error(i, "expected ')' to close the game tree" if i < n else "the text ends inside a game tree")
+                depth, first = depth - 1, False
+                main = min(main, depth)
+                if not depth:
+                    return i + 1
+                i = skip(i + 1)
 
     i = skip(i)
     while i < n:
