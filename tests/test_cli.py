@@ -421,3 +421,48 @@ def test_progress_lines_when_the_output_is_not_a_terminal(capsys):
     quiet = _progress_lines(3000)  # every 5 s by default: a short run prints nothing
     quiet(1000, 3000)
     assert capsys.readouterr().err == ""
+
+
+# session 9's first-hour findings -----------------------------------------------------------------
+
+def test_a_line_longer_than_max_line_is_an_error_line_read_in_linear_time(tmp_path):
+    from nardy.cli import MAX_LINE
+
+    good = f"{SHORT_START} 6 5".encode()
+    path = tmp_path / "in.txt"
+    path.write_bytes(good + b"\n" + b"0," * 3_000_000 + b"\r\n" + good + b"\r" + b"1" * (MAX_LINE + 1))
+    code, text = run("moves", "short", "--batch", str(path))
+    answers = text.split("\n")[:-1]
+    assert code == 0 and len(answers) == 4 and answers[0] == answers[2] != ""
+    for answer in (answers[1], answers[3]):  # the long line is named, not echoed whole
+        assert answer.startswith(f"error: the line is longer than {MAX_LINE} bytes") and len(answer) < 200
+    path.write_bytes(b"1" * MAX_LINE + b"\n")  # MAX_LINE bytes is a line like any other
+    assert run("moves", "short", "--batch", str(path))[1].startswith("error: expected")
+
+
+@pytest.mark.parametrize("depth", ["99999999999999999999999", "2147483648", "17", "-1"])
+def test_perft_depth_out_of_range_is_an_error_not_a_traceback(depth, capsys):
+    assert run("perft", "long", depth)[0] == 2
+    assert "perft depth must be a whole number 0..16" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["moves", "short", "4HPwATDgc/ABMA", "٦", "٥"],          # Arabic-Indic digits
+    ["moves", "short", "4HPwATDgc/ABMA", "６", "５"],          # fullwidth digits
+    ["perft", "long", "٣"],
+    ["simulate", "long", "--games", "٣"],
+    ["svg", "short", "-o", "x.svg", "--size", "٤٠٠"],
+])
+def test_numbers_on_the_command_line_are_ascii_digits_only(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run(*argv)[0] == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and ("digits 0-9" in err or "dice are two numbers" in err)
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_batch_dice_in_other_scripts_digits_are_an_error_line(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_text(f"{SHORT_START} ٦ ٥\n{SHORT_START} １ １\n", encoding="utf-8")
+    answers = run("moves", "short", "--batch", str(path))[1].split("\n")[:-1]
+    assert len(answers) == 2 and all(a.startswith("error: dice are two numbers") for a in answers)

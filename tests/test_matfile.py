@@ -257,3 +257,23 @@ def test_given_rules_fill_in_what_the_header_does_not_say():
 def test_writing_rejects_what_the_format_cannot_hold(players, tags):
     with pytest.raises(InvalidArgumentError):
         matfile.write(Match("short", 1), players, tags)
+
+
+def test_a_text_larger_than_max_size_is_refused_and_dev_zero_does_not_hang(tmp_path):
+    """`nardy replay` of a link to /dev/zero grew without bound (session 9's finding)."""
+    import os
+
+    with pytest.raises(InvalidNotationError, match=f"at most {matfile.MAX_SIZE} are read"):
+        matfile.read(" " * (matfile.MAX_SIZE + 1))
+    if os.path.exists("/dev/zero"):
+        link = tmp_path / "zero.mat"
+        link.symlink_to("/dev/zero")
+        with pytest.raises(InvalidNotationError, match=f"at most {matfile.MAX_SIZE} are read"):
+            matfile.load(link)
+
+
+def test_a_file_may_start_with_a_utf8_byte_order_mark(tmp_path):
+    text = matfile.write(Match("short", 1))
+    path = tmp_path / "bom.mat"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert matfile.load(path).match.length == 1

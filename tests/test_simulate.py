@@ -216,3 +216,28 @@ def test_recording_holds_little_more_than_its_output():
     assert peak <= 1.2 * output
     one = simulate("short", 4000, seed=5, record=True, threads=1, chunk_size=4000)
     assert one.trace.shape[0] == one.trace_offsets[-1] and one.trace.flags.c_contiguous
+
+
+@pytest.mark.parametrize("games", [10**14, 2**63])
+def test_more_games_than_the_machine_can_hold_are_refused_before_any_work(games):
+    """It built a list of 10**11 chunk sizes first, growing by gigabytes (session 9's finding)."""
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(SimulationError, match=r"games need [0-9,]+ bytes for their results \(37 a game\), more than "
+                                              r"this machine's [0-9,]+; play them in parts"):
+        simulate("long", games, seed=1)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_cli_refuses_more_games_than_memory_without_a_traceback(capsys):
+    assert main(["simulate", "long", "--games", "100000000000000", "--seed", "1"]) == 2
+    assert "play them in parts" in capsys.readouterr().err
+
+
+def test_a_rollout_of_more_games_than_memory_is_refused_before_any_work():
+    from nardy import InvalidArgumentError
+    from nardy.rollout import rollout
+
+    with pytest.raises(InvalidArgumentError, match="bytes for their outcomes, more than this machine's"):
+        rollout(Position.start("short"), games=10**15)

@@ -77,7 +77,7 @@ def _read(text: str, rules: Rules, turn: str | None) -> Position:
     return position
 
 
-_DICE = re.compile(r"\s*(\d{1,3})\s*[-,\s]\s*(\d{1,3})\s*|\s*(\d)(\d)\s*")
+_DICE = re.compile(r"\s*([0-9]{1,3})\s*[-,\s]\s*([0-9]{1,3})\s*|\s*([0-9])([0-9])\s*")  # ASCII digits only
 
 
 def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
@@ -91,7 +91,7 @@ def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
 
 
 def _looks_like_dice(text: str) -> bool:
-    return re.fullmatch(r"\d(\s*[-,]?\s*\d)?", text.strip()) is not None
+    return re.fullmatch(r"[0-9](\s*[-,]?\s*[0-9])?", text.strip()) is not None
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
@@ -178,24 +178,28 @@ def cmd_convert(args: argparse.Namespace, out: TextIO) -> None:
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
+MAX_LINE = 4096  # bytes: a position line is under 200; a longer one is answered with an error
+
+
 def _line_groups(stream: BinaryIO) -> Iterator[list[bytes]]:
     """The lines of a byte stream, whatever their endings (\\n, \\r\\n, \\r), in groups: the
     complete lines of each read, so that a line written to a pipe is answered before the next
-    one is read, and a file is still answered many lines at a time."""
-    pending, skip_lf = b"", False
+    one is read, and a file is still answered many lines at a time. Of a line longer than
+    MAX_LINE only its first MAX_LINE + 1 bytes are kept (for its error), so that no line is
+    held or scanned whole."""
+    pending, skip_lf = b"", False  # the start of the line still open (no line end in it)
     while True:
         chunk = stream.read1(1 << 16) if hasattr(stream, "read1") else stream.read(1 << 16)
         if not chunk:
             break
         if skip_lf and chunk.startswith(b"\n"):
             chunk = chunk[1:]  # the \n of a \r\n split between two reads
-        pending += chunk
         group, start, skip_lf = [], 0, False
-        for end in _LINE_END.finditer(pending):
-            group.append(pending[start:end.start()])
-            start = end.end()
-            skip_lf = end.group() == b"\r" and start == len(pending)
-        pending = pending[start:]
+        for end in _LINE_END.finditer(chunk):
+            group.append((pending + chunk[start:min(end.start(), start + MAX_LINE + 1)])[:MAX_LINE + 1])
+            pending, start = b"", end.end()
+            skip_lf = end.group() == b"\r" and start == len(chunk)
+        pending += chunk[start:start + MAX_LINE + 1 - len(pending)]
         if group:
             yield group
     if pending:
@@ -208,6 +212,8 @@ def _batch_lines(lines: Sequence[bytes | str], rules: Rules) -> list[str]:
     boards, rolls, rows = [], [], []
     for raw in lines:
         try:
+            if len(raw) > MAX_LINE:
+                raise InvalidNotationError(f"the line is longer than {MAX_LINE} bytes (it starts {raw[:40]!r})")
             try:
                 line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
             except UnicodeDecodeError as exc:
@@ -633,11 +639,18 @@ def _variant(text: str) -> Variant:
         raise argparse.ArgumentTypeError(f"{exc}: nardy plays long nardy and short nardy (backgammon)") from None
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def _whole(text: str) -> int:
+    """A whole number in the digits 0-9 (argparse's `int` also reads other scripts' digits)."""
+    if not _WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"a whole number in the digits 0-9, got {text!r}")
+    return int(text)
+
+
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number >= 1, got {text!r}") from None
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"a whole number >= 1, got {value}")
     return value
@@ -645,7 +658,7 @@ def _count(text: str) -> int:
 
 # an argument starting "-digit" (an array whose first entry is negative) or an XGID's board
 # without its prefix is a value, never an option
-_NEGATIVE = re.compile(r"^-(\d|[-a-oA-O]{25}:)")
+_NEGATIVE = re.compile(r"^-([0-9]|[-a-oA-O]{25}:)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -682,12 +695,12 @@ def build_parser() -> argparse.ArgumentParser:
     svg.add_argument("--flip", action="store_true", help="Black at the bottom")
     svg.add_argument("--numbers", **NUMBERS_ARG)
     svg.add_argument("--home", default="right", choices=["right", "left"], help="the bottom player's home side")
-    svg.add_argument("--size", type=int, default=None, help="width in pixels (default: the natural width)")
+    svg.add_argument("--size", type=_whole, default=None, help="width in pixels (default: the natural width)")
     svg.set_defaults(run=cmd_svg)
 
     perft = commands.add_parser("perft", help="count the leaves of the game tree (docs/rules.md section 7)")
     common(perft)
-    perft.add_argument("depth", type=int)
+    perft.add_argument("depth", type=_whole)
     perft.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     perft.add_argument("--turn", choices=["white", "black"], help=argparse.SUPPRESS)
     perft.set_defaults(run=cmd_perft)
@@ -737,7 +750,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     hint.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5)")
     hint.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
-    hint.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
+    hint.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     hint.add_argument("--top", type=_count, default=10, help="how many plays to print (default 10)")
     hint.set_defaults(run=cmd_hint)
 
@@ -752,7 +765,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
     roll.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     roll.add_argument("--games", type=_count, default=1296, help="how many games (default 1296)")
-    roll.add_argument("--seed", type=int, default=1, help="root seed (default 1)")
+    roll.add_argument("--seed", type=_whole, default=1, help="root seed (default 1)")
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.set_defaults(run=cmd_rollout)
@@ -761,24 +774,24 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("file", help="the match file (.mat or .sgf)")
     analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
-    analyse.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
+    analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.set_defaults(run=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
     common(play, backend=False)
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
-    play.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
-    play.add_argument("--seed", type=int, default=None, help="seed of the dice (default: fresh)")
+    play.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
+    play.add_argument("--seed", type=_whole, default=None, help="seed of the dice (default: fresh)")
     play.set_defaults(run=cmd_play)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
     common(sim, backend=False)
     sim.add_argument("--games", type=_count, required=True, help="how many games (at least 1)")
-    sim.add_argument("--seed", type=int, default=None, help="root seed (default: a fresh one, printed)")
+    sim.add_argument("--seed", type=_whole, default=None, help="root seed (default: a fresh one, printed)")
     sim.add_argument("--policy", default="random", help="random (default), first, greedy, bearoff or net (the evaluator)")
-    sim.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
-    sim.add_argument("--chunk-size", type=int, default=1000, help="games per seeded chunk (default 1000)")
+    sim.add_argument("--threads", type=_whole, default=None, help="worker threads (default: all cores)")
+    sim.add_argument("--chunk-size", type=_whole, default=1000, help="games per seeded chunk (default 1000)")
     sim.add_argument("--scheduler", metavar="ADDRESS", help="play the chunks on the Dask cluster of this scheduler "
                      "(tcp://host:8786; needs the dask extra, pip install '.[dask]') instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")

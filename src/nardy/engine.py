@@ -170,10 +170,21 @@ def sequences(
     return grouped
 
 
+def machine_memory() -> int | None:
+    """This machine's physical memory in bytes (None where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+MAX_PERFT_DEPTH = 16  # short nardy's perft(5) takes hours on one core, perft(6) months
+
+
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
-    """docs/rules.md section 7 perft."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise InvalidArgumentError(f"perft depth must be a whole number >= 0, got {depth!r}")
+    """docs/rules.md section 7 perft (depth 0..MAX_PERFT_DEPTH)."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise InvalidArgumentError(f"perft depth must be a whole number 0..{MAX_PERFT_DEPTH}, got {depth!r}")
     if backend_of(backend) == "python":
         return reference.perft(as_ints(board), depth, rules)
     code, count = _core.perft(board, depth, core_rules(rules))

@@ -169,6 +169,7 @@ def _actions(game: Game) -> Iterator[tuple[Color, str]]:
 
 # reading ------------------------------------------------------------------------------------------
 
+MAX_SIZE = 50_000_000  # characters: a bigger text is refused before reading (a long match is under 1 MB)
 MAX_LINE = 10_000  # characters: a longer line is an error, not read
 MAX_DIGITS = 9  # a number in a match file (length, score, cube, points, row) has at most this many digits
 
@@ -201,14 +202,16 @@ def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> Match
     a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
     must agree with the file's next score line.
     """
+    if len(text) > MAX_SIZE:
+        raise InvalidNotationError(f"the match text has {len(text)} characters; at most {MAX_SIZE} are read")
     return _Reader(rules, strict).read(text)
 
 
 def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
-    """Read a `.mat` file (see `read`)."""
+    """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, encoding="utf-8-sig") as f:
+            text = f.read(MAX_SIZE + 1)
     except UnicodeDecodeError as exc:
         raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     return read(text, rules, strict=strict)
@@ -387,7 +390,7 @@ class _Reader:
             self.expect_players = False
             self._score_line(stripped)
             return
-        row = re.match(r"\s*(\d+)\)", raw)
+        row = re.match(r"\s*([0-9]+)\)", raw)
         try:
             actions = _row_actions(raw, row.end() if row else 0)
         except InvalidNotationError:

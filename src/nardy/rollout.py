@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import batch, distributed
+from . import batch, distributed, engine
 from .errors import InvalidArgumentError
 from .simulate import SimulationError
 from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _evaluate, _finished_rows, _swap, _won, default_net, equity,
@@ -73,6 +73,10 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
             raise InvalidArgumentError(f"{name} must be a whole number >= {low}, got {value!r}")
     if ply != 0:
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
+    memory = engine.machine_memory()
+    if memory is not None and games * 8 * len(OUTPUTS) > memory:  # each game's outcomes, float64
+        raise InvalidArgumentError(f"{games:,} games need {games * 8 * len(OUTPUTS):,} bytes for their outcomes, "
+                                   f"more than this machine's {memory:,}; roll out in parts")
     rules = position._rules(rules)
     net = net or default_net(rules.variant)
     if position.is_game_over():

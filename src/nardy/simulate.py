@@ -32,6 +32,9 @@ KINDS = {
 }
 
 
+GAME_BYTES = 37  # a game's results: winner, starter, kind (1 byte each), plies (4), final pips (4), board (26)
+
+
 class SimulationError(InvalidArgumentError):
     """Bad arguments to `simulate`."""
 
@@ -211,6 +214,10 @@ def simulate(
         raise SimulationError("record=True needs a built-in policy")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    memory = engine.machine_memory()
+    if memory is not None and games * GAME_BYTES > memory:  # refused before anything is allocated
+        raise SimulationError(f"{games:,} games need {games * GAME_BYTES:,} bytes for their results "
+                              f"({GAME_BYTES} a game), more than this machine's {memory:,}; play them in parts")
     if executor is not None:
         if not distributed.is_client(executor):
             raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
