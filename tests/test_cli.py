@@ -466,3 +466,11 @@ def test_batch_dice_in_other_scripts_digits_are_an_error_line(tmp_path):
     path.write_text(f"{SHORT_START} ٦ ٥\n{SHORT_START} １ １\n", encoding="utf-8")
     answers = run("moves", "short", "--batch", str(path))[1].split("\n")[:-1]
     assert len(answers) == 2 and all(a.startswith("error: dice are two numbers") for a in answers)
+
+
+def test_convert_match_checks_the_target_directory_before_reading(tmp_path, capsys):
+    source = tmp_path / "m.mat"
+    source.write_text("not read")  # the target is refused first
+    assert main(["convert-match", str(source), str(tmp_path / "missing" / "x.sgf")]) == 2
+    err = capsys.readouterr().err
+    assert f"no directory {str(tmp_path / 'missing')!r}" in err and ".x." not in err

@@ -350,6 +350,7 @@ def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
     for path in (args.source, args.target):
         if not path.lower().endswith(MATCH_SUFFIXES):
             raise InvalidNotationError(f"{path!r}: a match file ends in .mat or .sgf")
+    _output(args.target, MATCH_SUFFIXES)  # its directory checked before any work
     record = _load_match(args.source, not args.lenient, args.jacoby)
     (sgf if args.target.lower().endswith(".sgf") else matfile).dump(record, args.target)
     print(f"{args.target}: {len(record.games)} game(s) written", file=out)
