@@ -457,3 +457,11 @@ def test_a_start_where_nobody_can_ever_move_is_refused():
         Position.from_points("short", **shut)
     with pytest.raises(InvalidPositionError, match="neither can ever move"):
         VectorEnv("short", 2, seed=1, start=Position.from_points("short", **shut, validate=False))
+
+
+def test_encode_on_roll_is_true_or_false():
+    boards = [Position.start("short").view()]
+    assert np.array_equal(encode(boards, "short", on_roll=np.True_), encode(boards, "short", on_roll=True))
+    for bad in (5, 1, 0, None, "yes"):
+        with pytest.raises(InvalidArgumentError, match="on_roll is True .* or False .*, got"):
+            encode(boards, "short", on_roll=bad)

@@ -412,3 +412,31 @@ def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
     assert marked == [None, "doubtful", "bad", "very bad"]
     with pytest.raises(InvalidArgumentError):
         analyse(["not a game"])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("probs, message", [
+    ([1, 2], r"shape \(\.\.\., 5\)"), ("x", r"shape \(\.\.\., 5\)"), (None, r"shape \(\.\.\., 5\)"),
+    ([[1, 2], [3]], "rectangular"), ([np.nan] * 5, "needs finite numbers"),
+    ([[0.5, 0, 0, 0, 0], [0.5, np.inf, 0, 0, 0]], r"probs\[1\] \[0.5, inf"),
+])
+def test_equity_checks_the_probabilities(probs, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        equity(probs)
+
+
+def test_equity_of_good_probabilities():
+    assert equity([1, 1, 1, 0, 0]) == 3.0 and equity([0, 0, 0, 1, 1]) == -3.0
+    assert equity(np.zeros((0, 5))).shape == (0,)
+    p = evaluate([Position.start("short"), Position.start("short").pass_turn()])
+    assert equity(p) == pytest.approx(2 * p[:, 0] - 1 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4])
+    moves = rank(Position.start("long"), (6, 5))
+    assert equity(np.array([probs for _, _, probs in moves])) == pytest.approx([e for _, e, _ in moves])
+
+
+def test_generate_takes_a_workspace_as_out():
+    views, rolls = np.array([Position.start("short").view()], np.int8), np.array([[3, 1]], np.int8)
+    for backend in (None, "python"):
+        with pytest.raises(InvalidArgumentError, match="out must be a nardy.batch.Workspace or None, got int"):
+            batch.generate(views, rolls, "short", out=5, backend=backend)  # type: ignore[arg-type]
+    assert np.array_equal(batch.generate(views, rolls, "short", out=batch.Workspace())[0],
+                          batch.generate(views, rolls, "short")[0])

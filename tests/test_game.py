@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Result, Rules
-from nardy.errors import InvalidArgumentError
+from nardy.errors import InvalidArgumentError, InvalidNotationError
 
 
 def play_out(game: Game, seed: int = 0) -> None:
@@ -271,3 +271,59 @@ def test_a_record_with_a_forced_starter_must_keep_to_it():
     assert match.forced_starter() is Color.WHITE
     with pytest.raises(IllegalMoveError, match="white starts game 2"):
         match.new_game(starter=Color.BLACK)
+
+
+@pytest.mark.parametrize("record, message", [
+    ("junk", "record must be a sequence"), (None, "record must be a sequence"),
+    ([1, 2, 3], "record entry 0 is not an event"), ([("zz",)], "record entry 0 is not an event"),
+    ([("starter", 0), (99,)], "record entry 1 is not an event"), ([("starter", 0), {}], "record entry 1 is not an event"),
+    ([("starter", 0), ("roll",)], "record entry 1 is not an event"),
+])
+def test_replay_refuses_what_is_not_a_record(record, message):
+    with pytest.raises(InvalidArgumentError, match=message):
+        Game.replay("short", record)
+
+
+def test_replay_names_the_entry_the_game_does_not_record():
+    g = Game("short", dice=[3, 3, 2, 5, 6, 1])
+    g.roll_off()
+    g.play(g.legal_moves()[0])
+    g.roll()
+    record = list(g.record)  # two roll-offs, a move, a roll
+    with pytest.raises(IllegalMoveError, match=r"record entry 2 \('starter', 0\): the game has already started"):
+        Game.replay("short", record[:2] + [("starter", 0)])
+    with pytest.raises(InvalidArgumentError, match="record entry 3 .*records no 'result' here"):
+        Game.replay("short", record[:3] + [("result", 0, "single", 1)])
+    with pytest.raises(InvalidArgumentError, match="record entry 2 .*the game records \\('move', '"):
+        Game.replay("short", record[:2] + [("move", "24/1", record[2][2])])
+    with pytest.raises(InvalidDiceError, match=r"record entry 3 \('roll', 7, 1\): a die shows 1..6"):
+        Game.replay("short", record[:3] + [("roll", 7, 1)])
+    assert Game.replay("short", record).record == record
+
+
+def test_play_takes_a_move_or_its_text():
+    g = Game("short", dice=[6, 5])
+    g.roll_off()
+    assert g.play("24/13") == Position.start("short", Color.WHITE).apply("24/13", dice=(6, 5))
+    g = Game("short", dice=[6, 5])
+    g.roll_off()
+    for bad in (None, 5, ((24, 13),)):
+        with pytest.raises(InvalidArgumentError, match="play\\(\\) takes a Move or its text"):
+            g.play(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidNotationError, match="garbage"):
+        g.play("garbage")
+    assert g.record == [("rolloff", 6, 5)]
+
+
+def test_a_match_length_fits_the_match_id():
+    assert Match("short", 32767).length == 32767
+    for bad in (32768, 2**70, 2**20000):
+        with pytest.raises(InvalidArgumentError, match="at most 32767 \\(the Match ID's 15-bit field\\)"):
+            Match("short", bad)
+
+
+def test_a_game_after_the_match_is_over_names_the_score_in_words():
+    match = Match("short", 1, seed=1)
+    match.score[Color.WHITE] = 1
+    with pytest.raises(GameOverError, match=r"^the match is over: white won, 1-0 \(White-Black\) in a 1-point match$"):
+        match.new_game()

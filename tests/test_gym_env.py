@@ -256,3 +256,17 @@ def test_gymnasiums_single_env_wrappers_run_over_it():
         if terminated or truncated:
             break
     assert truncated and info["episode"]["l"] == 25
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_a_registered_id_refuses_rules_of_the_other_variant(variant):
+    other = "short" if variant == "long" else "long"
+    message = f"{IDS[variant]} plays {variant} nardy, got rules of {other} nardy"
+    for rules in (other, Rules(other)):
+        with pytest.raises(InvalidArgumentError, match=message):
+            gymnasium.make(IDS[variant], rules=rules)
+        for mode in ("vector_entry_point", "sync"):
+            with pytest.raises(InvalidArgumentError, match=message):
+                gymnasium.make_vec(IDS[variant], num_envs=2, vectorization_mode=mode, rules=rules)
+    assert gymnasium.make(IDS["long"], rules=Rules("long", koks=True)).unwrapped.rules == Rules("long", koks=True)
+    assert NardyEnv(variant=variant).rules == Rules(variant) and NardyEnv().rules == Rules("short")

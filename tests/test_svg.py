@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidDiceError, Move, Position, Rules
+from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, Move, Position, Rules
 from nardy.cli import main
 from nardy.position import own_point
 from nardy.svg import board
@@ -452,3 +452,17 @@ def test_the_borne_off_count_sits_by_its_checkers():
             count_y = float(classed(tray, "count")[0].get("y"))
             nearest = min(min(abs(count_y - y), abs(count_y - y - 9.5)) for y in slabs)
             assert nearest < 20, (color, off, count_y, slabs)
+
+
+def test_size_is_bounded_and_rules_are_of_the_position_variant():
+    p = Position.start("short")
+    assert parse(board(p, size=10_000)).get("width") == "10000"
+    for bad in (10_001, 10**30, 0, -5):
+        with pytest.raises(InvalidArgumentError, match="size is a width in pixels, a whole number 1..10000"):
+            board(p, size=bad)
+    assert board(p, rules=Rules("short")) == board(p)
+    for other in (Rules("long"), "long"):
+        with pytest.raises(InvalidPositionError, match="short nardy position played with Rules\\('long'\\)"):
+            board(p, rules=other)  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="long nardy position"):
+        board(Position.start("long"), rules=Rules("short"))

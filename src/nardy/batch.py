@@ -105,16 +105,20 @@ def generate(
     ------
     InvalidPositionError, InvalidDiceError, GameOverError
         Naming the first bad row.
+    InvalidArgumentError
+        For an `out` that is not a `Workspace`.
     """
     rules = rules if type(rules) is Rules else Rules.of(rules)
     # the lean paths: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
     # checks every row; any problem is then reported by the full checks below, as before
     lean = backend is None or backend == "cython"
     if out is not None:
-        if lean:  # a Workspace exists only with the core
+        if lean and type(out) is Workspace:  # a Workspace exists only with the core
             code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
             if code == 0:
                 return children, offsets, moves
+        if not isinstance(out, Workspace):
+            raise InvalidArgumentError(f"out must be a nardy.batch.Workspace or None, got {type(out).__name__}")
     elif lean and engine._core is not None and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
         code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
         if code == 0:

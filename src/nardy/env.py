@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, quoted
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -85,9 +85,12 @@ def encode(
     first m rows are returned); reusing one saves allocating a large array per call.
 
     Raises `InvalidPositionError` for boards with impossible checker counts (the checks of
-    docs/rules.md section 8 other than the six-block rule).
+    docs/rules.md section 8 other than the six-block rule), `InvalidArgumentError` for an
+    `on_roll` other than True or False, bad `dice` or `out`.
     """
     variant = Variant.parse(variant)
+    if not isinstance(on_roll, (bool, np.bool_)):
+        raise InvalidArgumentError(f"on_roll is True (we are on roll) or False (an afterstate), got {quoted(on_roll)}")
     array = _boards(boards)
     rules = Rules(variant) if variant is Variant.SHORT else Rules(variant, block_rule="none")
     found = engine._core.status(array, engine.core_rules(rules))

@@ -164,9 +164,34 @@ def default_net(variant: Variant | str) -> Net:
 
 
 def equity(probs: Any) -> Floats:
-    """Cubeless money equity of each row of (..., 5) probabilities."""
-    p = np.asarray(probs, np.float64)
+    """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`): finite numbers,
+    else `InvalidArgumentError` naming the first row that is not. (Their range is not checked:
+    `nardy.rollout`'s luck-adjusted outcomes, which go through here, leave 0..1.)"""
+    return _equity(_probabilities(probs))
+
+
+def _equity(p: Floats) -> Floats:
+    """`equity` of probabilities known to be good (nardy's own)."""
     return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+
+
+def _probabilities(probs: Any) -> Floats:
+    """`probs` as float64 (..., 5), checked as `equity` says."""
+    try:
+        p = np.asarray(probs)
+    except (ValueError, TypeError) as exc:
+        raise InvalidArgumentError(f"probs must be a rectangular array of numbers: {exc}") from None
+    if p.ndim < 1 or p.shape[-1] != len(OUTPUTS) or p.dtype.kind not in "iuf":
+        raise InvalidArgumentError(f"probs must be numbers of shape (..., 5), the five of {OUTPUTS}, "
+                                   f"got shape {p.shape} of {p.dtype}")
+    p = p.astype(np.float64, copy=False)
+    rows = p.reshape(-1, len(OUTPUTS))
+    bad = ~np.isfinite(rows).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
+        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: needs finite numbers")
+    return p
 
 
 def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | str | None = None, *,
@@ -199,7 +224,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     moves = [position.move(dice, pairs) for _, pairs in results]
     after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
     probs = _swap(_evaluate(after, rules, net, after=True))
-    equities = equity(probs)
+    equities = _equity(probs)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
     if ply > 0:
         best = equities[order[0]]
@@ -207,7 +232,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
-        equities = equity(probs)
+        equities = _equity(probs)
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
@@ -244,7 +269,7 @@ class NetPolicy:
         self.net = net or default_net(self.rules.variant)
 
     def __call__(self, afterstates: Any) -> Floats:
-        return -equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
+        return -_equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
 
 
 # helpers --------------------------------------------------------------------------------------
@@ -378,7 +403,7 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     children, offsets, _ = batch.generate(rows, rolls, rules)
     # each reply's result judged for us (the side on roll after it), the reply minimising our equity
     ours = _evaluate(children, rules, net, after=True)
-    pick = segment_argmax(-equity(ours), offsets)
+    pick = segment_argmax(-_equity(ours), offsets)
     judged = ours[pick] if ply == 1 else _swap(_lookahead(children[pick], rules, net, ply - 1))
     per_roll = judged.reshape(live.size, len(ROLLS), len(OUTPUTS))
     out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)

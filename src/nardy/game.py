@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, quoted
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, quoted
 from .move import Move
-from .notation import MatchState, match_id, resolve
+from .notation import _MAX_LENGTH, MatchState, match_id, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
@@ -144,11 +144,16 @@ class Game:
             raise IllegalMoveError("roll the dice first")
         return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
 
-    def play(self, move: Move, by: Color | None = None) -> Position:
-        """Play `move` for the side on roll; the new position (other side on roll)."""
+    def play(self, move: Move | str, by: Color | None = None) -> Position:
+        """Play `move` (a `Move`, or its text read as `parse_move` reads it) for the side on roll;
+        the new position (other side on roll)."""
         self._playing(by)
         if self.dice is None:
             raise IllegalMoveError("roll the dice first")
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, Move):
+            raise InvalidArgumentError(f"play() takes a Move or its text, got {quoted(move)}")
         if tuple(move.dice) != self.dice and tuple(move.dice) != self.dice[::-1]:
             raise IllegalMoveError(f"the move is for {move.dice}, but the roll is {self.dice}")
         mover = self._started().turn
@@ -377,41 +382,70 @@ class Game:
     # replay --------------------------------------------------------------------------------------
     @classmethod
     def replay(cls, rules: Rules | Variant | str, record: Sequence[Event], **kwargs: Any) -> Game:
-        """Play a record again, checking every move; the game as it stands at the end."""
-        dice: list[int] = []
-        for event in record:
-            if event[0] in ("rolloff", "roll"):
-                dice.extend(event[1:3])
+        """Play a record again, checking every move; the game as it stands at the end.
+
+        Every entry must be one the game records at that point (a tie's roll-offs and a
+        "result" are recorded with the action before them); `InvalidArgumentError` names the
+        first entry that is not, and the errors of an action it records name the entry too."""
+        if isinstance(record, (str, bytes)) or not isinstance(record, Sequence):
+            raise InvalidArgumentError(f"record must be a sequence of a game's events, got {quoted(record)}")
+        for i, event in enumerate(record):
+            if (not isinstance(event, (tuple, list)) or not event or not isinstance(event[0], str)
+                    or _EVENT_LENGTHS.get(event[0]) != len(event)):
+                raise InvalidArgumentError(f"record entry {i} is not an event of a game: {quoted(event)}")
+        dice = [d for event in record if event[0] in ("rolloff", "roll") for d in event[1:3]]
         game = cls(rules, dice=dice, **kwargs)
-        for event in record:
-            kind = event[0]
-            if kind == "rolloff" and game.starter is None:
-                game.roll_off()
-            elif kind == "starter" and game.starter is None:
-                game._begin(Color(event[1]))
-            elif kind == "roll":
-                game.roll()
-            elif kind == "move":
-                game.play(Move(game.dice or (0, 0), event[2]))  # type: ignore[arg-type]
-            elif kind in ("double", "take", "drop"):
-                getattr(game, kind)()
-            elif kind == "resign":
-                game.resign(event[2], Color(event[1]))
-            elif kind == "forfeit":
-                game.forfeit(event[2], Color(event[1]))
+        for i, event in enumerate(record):
+            try:
+                if i == len(game.record):  # else an earlier action recorded it: it is only compared
+                    game._replay_event(event)
+                if i >= len(game.record):
+                    raise InvalidArgumentError(f"the game records no {event[0]!r} here")
+                done = game.record[i]
+                if (done[:2] != tuple(event[:2])) if event[0] == "move" else (done != tuple(event)):
+                    raise InvalidArgumentError(f"the game records {quoted(done)} here")
+            except NardyError as exc:
+                raise type(exc)(f"record entry {i} {quoted(event)}: {exc}") from None
         return game
+
+    def _replay_event(self, event: Event) -> None:
+        """Do the action a record's entry records (a "result" records none)."""
+        kind = event[0]
+        if kind == "rolloff":
+            self.roll_off()
+        elif kind == "starter":
+            if self.starter is not None:
+                raise IllegalMoveError("the game has already started")
+            self._begin(Color.parse(event[1], "starter"))
+        elif kind == "roll":
+            self.roll()
+        elif kind == "move":
+            self.play(Move(self.dice or (0, 0), event[2]))
+        elif kind in ("double", "take", "drop"):
+            getattr(self, kind)()
+        elif kind == "resign":
+            self.resign(event[2], Color.parse(event[1], "by"))
+        elif kind == "forfeit":
+            self.forfeit(event[2], Color.parse(event[1], "by"))
+
+
+# the entries of a game's record: kind -> length
+_EVENT_LENGTHS = {"rolloff": 3, "starter": 2, "roll": 3, "move": 3, "double": 2, "take": 1, "drop": 1,
+                  "resign": 3, "forfeit": 3, "result": 4}
 
 
 class Match:
     """A match to `length` points: games in a row, the Crawford rule, who starts each game.
 
     `length` 0 is a money session: games in a row with a running score, played for money
-    (no Crawford rule; Jacoby if the rules ask for it), never won.
+    (no Crawford rule; Jacoby if the rules ask for it), never won. A match is at most 32,767
+    points, the most GNU Backgammon's Match ID (15 bits) and so every format nardy writes carry.
     """
 
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), got {length!r}")
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= _MAX_LENGTH:
+            raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), at most "
+                                       f"{_MAX_LENGTH} (the Match ID's 15-bit field), got {quoted(length)}")
         self.rules = Rules.of(rules)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
@@ -442,7 +476,9 @@ class Match:
         roll-off is not known); `dice` gives the game's dice instead of the seeded ones.
         """
         if self.winner is not None:
-            raise GameOverError(f"the match is over: {self.winner.name.lower()} won {self.score}")
+            white, black = self.score[Color.WHITE], self.score[Color.BLACK]
+            raise GameOverError(f"the match is over: {self.winner.name.lower()} won, {white}-{black} "
+                                f"(White-Black) in a {self.length}-point match")
         if self.games and not self.games[-1].over:
             raise IllegalMoveError("finish the current game first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])

@@ -36,6 +36,7 @@ from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv
 from .rules import Color, Rules, Variant
 
 ACTIONS = 150  # 25 sources x 6 distances
+IDS = {Variant.LONG: "nardy/LongNardy-v0", Variant.SHORT: "nardy/ShortNardy-v0"}  # registered for gymnasium.make
 SOURCES = 25
 MAX_AFTERSTATES = {Variant.LONG: 17_550, Variant.SHORT: 20_475}  # see GymnasiumVectorEnv
 
@@ -65,17 +66,20 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
 
     Seeding: game after game, `reset(seed=s)` plays the games of `VectorEnv(rules, 1)` reset
     with `seed=s`, turn by turn.
+
+    `rules` None: the default rules of `variant` (short nardy without it). `variant` is the one
+    a registered id plays (`IDS`), so rules of the other variant are refused.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
-    def __init__(self, rules: Rules | Variant | str = "short", *, max_plies: int = MAX_PLIES,
-                 illegal_action: str = "lose", render_mode: str | None = None) -> None:
+    def __init__(self, rules: Rules | Variant | str | None = None, *, variant: Variant | str | None = None,
+                 max_plies: int = MAX_PLIES, illegal_action: str = "lose", render_mode: str | None = None) -> None:
         if illegal_action not in ("lose", "raise"):
             raise InvalidArgumentError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi"):
             raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.game = VectorEnv(rules, 1, max_plies=max_plies)
+        self.game = VectorEnv(_rules(rules, variant), 1, max_plies=max_plies)
         self.rules = self.game.rules
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -254,11 +258,13 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     observation at once, the final one in info["final_obs"], with info["final_info"] ("winner",
     "points", "plies"); masks "_final_obs", "_final_info". Either way the step where a game ends
     has "winner", "points" and "plies" in info (masked by "_winner" ...).
+
+    `variant`, as in `NardyEnv`: the one a registered id plays; rules of the other are refused.
     """
 
     def __init__(
-        self, rules: Rules | Variant | str, num_envs: int, *, seed: int | Sequence[int] | None = None,
-        observation: str = "board", max_plies: int = MAX_PLIES,
+        self, rules: Rules | Variant | str | None, num_envs: int, *, variant: Variant | str | None = None,
+        seed: int | Sequence[int] | None = None, observation: str = "board", max_plies: int = MAX_PLIES,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         try:
@@ -267,7 +273,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             mode = None
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise InvalidArgumentError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {autoreset_mode!r}")
-        self.env = VectorEnv(rules, num_envs, seed=seed, observation=observation, max_plies=max_plies)
+        self.env = VectorEnv(_rules(rules, variant), num_envs, seed=seed, observation=observation, max_plies=max_plies)
         self.metadata = {"autoreset_mode": mode}
         self.num_envs = num_envs
         if observation == "board":
@@ -332,11 +338,21 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         return self.env.afterstate_features(out)
 
 
+def _rules(rules: Rules | Variant | str | None, variant: Variant | str | None) -> Rules:
+    """`rules` (None: `variant`'s defaults, short nardy's without it), refused unless of `variant` when given."""
+    fixed = None if variant is None else Variant.parse(variant)
+    found = Rules.of((fixed or Variant.SHORT) if rules is None else rules)
+    if fixed is not None and found.variant is not fixed:
+        raise InvalidArgumentError(f"{IDS[fixed]} plays {fixed.value} nardy, got rules of {found.variant.value} "
+                                   f"nardy {found!r} (make {IDS[found.variant]} for them)")
+    return found
+
+
 def _register() -> None:
-    for variant, name in ((Variant.LONG, "LongNardy"), (Variant.SHORT, "ShortNardy")):
-        env_id = f"nardy/{name}-v0"
+    for variant, env_id in IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="nardy.gym_env:NardyEnv", kwargs={"rules": variant.value},
+            gymnasium.register(env_id, entry_point="nardy.gym_env:NardyEnv",
+                               kwargs={"rules": variant.value, "variant": variant.value},
                                vector_entry_point="nardy.gym_env:GymnasiumVectorEnv")
 
 

@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
 from .engine import check_dice
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, quoted
 from .move import BAR, OFF, Move
 from .position import Position, own_point
 from .rules import Color, Rules, Variant
@@ -44,6 +44,7 @@ BAND = 32  # the text band above and below the board, for each side's name and p
 INSET = 2
 DIE = 32
 SLAB = 11.5  # height of a borne-off checker seen edge on
+MAX_SIZE = 10_000  # pixels: the widest `size` drawn
 
 COLORS = {
     "frame": "#5d3a1f",
@@ -107,15 +108,17 @@ def board(
     played the dice shown). `numbers` is whose point numbers label the points: "mover" (the side
     on roll, whose move is drawn; the default), "white" or "black".
     `bottom` is the colour sitting at the bottom, `home` the side ("right" or "left") where the
-    bottom player's home is; `size` is the width in pixels (the height follows), by default the
-    natural width. Short nardy: `cube` draws the doubling cube with this value (centred, or by
+    bottom player's home is; `size` is the width in pixels, 1 to 10,000 (the height follows), by
+    default the natural width. Short nardy: `cube` draws the doubling cube with this value (centred, or by
     `cube_owner`), `score` (White's, Black's points) and `match_length` (0 for money) the match
     score; `names` (White's, Black's) replaces "White" and "Black". Raises `InvalidDiceError`,
-    `IllegalMoveError` for a move that is not legal here, and `InvalidArgumentError` for any
-    other bad argument.
+    `IllegalMoveError` for a move that is not legal here, `InvalidPositionError` for `rules` of
+    the other variant, and `InvalidArgumentError` for any other bad argument.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"board() draws a Position, got {position!r}")
+    if rules is not None:
+        rules = position._rules(rules)  # InvalidPositionError for the other variant's rules, as legal_moves
     labels = numbering(numbers, position.turn)
     if cube is None and cube_owner is not None:
         raise InvalidArgumentError(f"cube_owner={cube_owner!r} needs a cube value")
@@ -136,8 +139,8 @@ def board(
         elif sorted(check_dice(dice)) != sorted(move.dice):
             raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} do not match the move's {move.dice[0]}-{move.dice[1]}")
     rolled = check_dice(dice) if dice is not None else None
-    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size <= 0):
-        raise InvalidArgumentError(f"size is a width in pixels, a whole number > 0, got {size!r}")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE):
+        raise InvalidArgumentError(f"size is a width in pixels, a whole number 1..{MAX_SIZE}, got {quoted(size)}")
     for name, flag in (("show_pips", show_pips), ("show_numbers", show_numbers)):
         if not isinstance(flag, bool):
             raise InvalidArgumentError(f"{name} is True or False, got {flag!r}")
