@@ -416,8 +416,9 @@ def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
 
 @pytest.mark.parametrize("probs, message", [
     ([1, 2], r"shape \(\.\.\., 5\)"), ("x", r"shape \(\.\.\., 5\)"), (None, r"shape \(\.\.\., 5\)"),
-    ([[1, 2], [3]], "rectangular"), ([np.nan] * 5, "needs finite numbers"),
+    ([[1, 2], [3]], "rectangular"), ([np.nan] * 5, r"each is a number in 0\.\.1"),
     ([[0.5, 0, 0, 0, 0], [0.5, np.inf, 0, 0, 0]], r"probs\[1\] \[0.5, inf"),
+    ([2, 0, 0, 0, 0], r"\[2\.0, 0\.0, 0\.0, 0\.0, 0\.0\] are not probabilities"), ([0.5, -0.1, 0, 0, 0], "in 0..1"),
 ])
 def test_equity_checks_the_probabilities(probs, message):
     with pytest.raises(InvalidArgumentError, match=message):

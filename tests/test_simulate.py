@@ -241,3 +241,8 @@ def test_a_rollout_of_more_games_than_memory_is_refused_before_any_work():
 
     with pytest.raises(InvalidArgumentError, match="bytes for their outcomes, more than this machine's"):
         rollout(Position.start("short"), games=10**15)
+
+
+def test_an_evaluator_returning_what_is_not_numbers_is_a_simulation_error():
+    with pytest.raises(SimulationError, match="the evaluator must return .* finite scores, got what is not numbers"):
+        simulate("long", 4, seed=1, policy=lambda afterstates: ["x"] * len(afterstates))

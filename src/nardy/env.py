@@ -40,7 +40,6 @@ those of policy "first").
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -390,10 +389,7 @@ def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
 def _check_memory(num_envs: int) -> None:
     """Refuse, before allocating anything, an environment larger than this machine's memory."""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
-        memory = None
+    memory = engine.machine_memory()
     if num_envs >= 2**31 or (memory is not None and num_envs * GAME_BYTES > memory):
         raise InvalidArgumentError(_memory_message(num_envs, f"more than this machine's {memory:,} bytes"
                                                    if memory else "more than one environment holds"))

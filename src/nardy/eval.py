@@ -164,9 +164,8 @@ def default_net(variant: Variant | str) -> Net:
 
 
 def equity(probs: Any) -> Floats:
-    """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`): finite numbers,
-    else `InvalidArgumentError` naming the first row that is not. (Their range is not checked:
-    `nardy.rollout`'s luck-adjusted outcomes, which go through here, leave 0..1.)"""
+    """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`), each a number
+    in 0..1, else `InvalidArgumentError` naming the first row that is not."""
     return _equity(_probabilities(probs))
 
 
@@ -186,11 +185,11 @@ def _probabilities(probs: Any) -> Floats:
                                    f"got shape {p.shape} of {p.dtype}")
     p = p.astype(np.float64, copy=False)
     rows = p.reshape(-1, len(OUTPUTS))
-    bad = ~np.isfinite(rows).all(axis=1)
+    bad = ~((rows >= -1e-9) & (rows <= 1 + 1e-9)).all(axis=1)  # (NaN fails both; the slack is rounding's)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
-        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: needs finite numbers")
+        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: each is a number in 0..1")
     return p
 
 

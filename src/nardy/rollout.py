@@ -30,7 +30,7 @@ import numpy.typing as npt
 from . import batch, distributed, engine
 from .errors import InvalidArgumentError
 from .simulate import SimulationError
-from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _evaluate, _finished_rows, _swap, _won, default_net, equity,
+from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, default_net,
                    segment_argmax)
 from .position import Position
 from .rules import Rules
@@ -100,7 +100,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         with ThreadPoolExecutor(threads) as pool:
             parts = list(pool.map(lambda job: _chunk(*job), jobs))
     outcomes = np.concatenate(parts)
-    eq = equity(outcomes)
+    eq = _equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
     return RolloutResult(tuple(float(x) for x in outcomes.mean(axis=0)), float(eq.mean()),
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
@@ -112,7 +112,7 @@ def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules:
     """For each row's results, the index of the best for the mover (the first on ties) and the
     mover's probabilities after it."""
     mover = _swap(_evaluate(children, rules, net, after=True))
-    pick = segment_argmax(equity(mover), offsets)
+    pick = segment_argmax(_equity(mover), offsets)
     return pick, mover[pick]
 
 

@@ -442,7 +442,11 @@ def _play_evaluated(
             dice[first] = opening[active[first]]
         children, offsets, _ = batch.generate(boards[active], dice, rules) if not last_roll[active].any() else \
             _generate_rows(boards[active], dice, rules, last_roll[active])
-        scores = np.asarray(evaluate(children), dtype=np.float64)
+        try:
+            scores = np.asarray(evaluate(children), dtype=np.float64)
+        except (TypeError, ValueError) as exc:  # not numbers: say so as the other checks do
+            raise SimulationError(f"the evaluator must return {len(children)} finite scores, got what is not "
+                                  f"numbers ({exc})") from None
         if scores.shape != (len(children),) or not np.isfinite(scores).all():
             raise SimulationError(f"the evaluator must return {len(children)} finite scores, got shape {scores.shape}")
         counts = np.diff(offsets)

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from . import batch
 from .env import VectorEnv, encode
 from .errors import InvalidArgumentError, NardyError
-from .eval import Net, _evaluate, _swap, equity
+from .eval import Net, _equity, _evaluate, _swap
 from .rules import Rules, Variant
 
 Floats = npt.NDArray[np.float64]
@@ -97,7 +97,7 @@ def net_chooser(net: Net, rules: Rules) -> Chooser:
     """The greedy 0-ply policy of a net: the afterstate best for the mover."""
     def choose(env: VectorEnv) -> npt.NDArray[np.int64]:
         theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
-        return env.best_actions(-equity(theirs))
+        return env.best_actions(-_equity(theirs))
     return choose
 
 
@@ -155,7 +155,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     began = time.process_time()
     while done < games:
         theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
-        actions = env.best_actions(-equity(theirs))
+        actions = env.best_actions(-_equity(theirs))
         chosen = np.asarray(env.offsets)[:-1] + actions
         after = batch.flip(np.asarray(env.afterstates)[chosen], variant)
         _, _, terminated, _, _ = env.step(actions)
