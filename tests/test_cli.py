@@ -474,3 +474,14 @@ def test_convert_match_checks_the_target_directory_before_reading(tmp_path, caps
     assert main(["convert-match", str(source), str(tmp_path / "missing" / "x.sgf")]) == 2
     err = capsys.readouterr().err
     assert f"no directory {str(tmp_path / 'missing')!r}" in err and ".x." not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["moves", "long", "--koks", "true", "6", "5"],
+    ["moves", "long", "6", "--koks", "true", "5"],
+    ["moves", "long", "6", "5", "--koks", "true"],
+])
+def test_a_commands_options_may_come_before_between_or_after_its_positionals(argv):
+    """`moves long --koks true 6 5` was "unrecognized arguments: 6 5" with the top-level usage."""
+    code, text = run(*argv)
+    assert code == 0 and text.splitlines() == run("moves", "long", "6", "5", "--koks", "true")[1].splitlines()

@@ -662,10 +662,26 @@ def _count(text: str) -> int:
 _NEGATIVE = re.compile(r"^-([0-9]|[-a-oA-O]{25}:)")
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: its options may come before, between or after its positionals
+    (argparse alone fills optional positionals with nothing at the first option)."""
+
+    _inside = False
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+        if self._inside:  # parse_known_intermixed_args calls back here
+            return super().parse_known_args(args, namespace)
+        self._inside = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
     def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
         p.add_argument("variant", type=_variant, metavar="long|short")
