@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import Color, IllegalMoveError, InvalidNotationError, Move, Position, Rules
+from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidNotationError, Move, Position, Rules
+from nardy.notation import MatchState, match_id, parse_xgid, read_position, xgid
 from strategies import boards, rolls
 
 SHORT = Position.start("short")
@@ -239,3 +240,108 @@ def test_nothing_naming_a_point_the_play_does_not_land_on_resolves_to_it(rules, 
     except (IllegalMoveError, InvalidNotationError):
         return
     assert children[resolved.pairs()] != child, text
+
+
+# input validation: the MatchState of match_id and xgid, turn and variant of an ID, ASCII digits ---
+
+LONG_START_ID = "NL1W:AACA/z8AAID/Pw"
+
+
+@pytest.mark.parametrize("fields, named", [
+    ({"cube_value": 3}, "cube_value = 3"), ({"cube_value": 0}, "cube_value = 0"),
+    ({"cube_value": 65536}, "cube_value = 65536"), ({"cube_value": True}, "cube_value = True"),
+    ({"dice": (7, 1)}, r"dice = \(7, 1\)"), ({"dice": (1,)}, r"dice = \(1,\)"), ({"dice": "61"}, "dice = '61'"),
+    ({"match_length": -1}, "match_length = -1"), ({"score": (5, 0), "match_length": 3}, "score0 = 5 is beyond the match length 3"),
+    ({"score": (1,)}, r"score = \(1,\)"), ({"on_roll": 3}, "on_roll = 3"), ({"turn": 5}, "turn = 5"),
+    ({"resignation": 7}, "resignation = 7"), ({"cube_owner": 5}, "cube_owner = 5"), ({"game_state": 5}, "game_state = 5"),
+    ({"crawford": 1}, "crawford = 1"),
+])
+def test_match_id_and_xgid_check_the_match_state_alike(fields, named):
+    for write in (match_id, lambda state: xgid(SHORT, state)):
+        with pytest.raises(InvalidNotationError, match=f"MatchState.* {named}"):
+            write(MatchState(**fields))
+
+
+def test_match_id_and_xgid_name_an_argument_of_the_wrong_kind():
+    for call in (lambda: match_id(None), lambda: match_id("x"), lambda: xgid(SHORT, "foo")):
+        with pytest.raises(InvalidArgumentError, match="a match state must be a MatchState, got"):
+            call()
+    with pytest.raises(InvalidArgumentError, match="xgid\\(\\) takes a Position, got None"):
+        xgid(None)
+    for bad in (3, 0, 1 << 16, 2.0):
+        with pytest.raises(InvalidArgumentError, match="max_cube is a power of two"):
+            xgid(SHORT, max_cube=bad)
+
+
+def test_xgid_refuses_a_state_whose_side_on_roll_is_not_the_positions():
+    with pytest.raises(InvalidNotationError, match="on_roll = 0 contradicts the position, which has white on roll"):
+        xgid(SHORT, MatchState(on_roll=0))
+    state = MatchState(cube_value=4, cube_owner=0, dice=(6, 3), match_length=7, score=(3, 5))
+    assert parse_xgid(xgid(SHORT, state)) == (SHORT, state)
+
+
+def test_an_explicit_turn_that_contradicts_the_id_is_an_error():
+    with pytest.raises(InvalidNotationError, match=f"turn black contradicts '{LONG_START_ID}', which has white on roll"):
+        Position.from_id(LONG_START_ID, "black")
+    with pytest.raises(InvalidNotationError, match="turn black contradicts .*, which has white on roll"):
+        read_position(LONG_START_ID, Rules("long"), "black")
+    with pytest.raises(InvalidNotationError, match="turn black contradicts '4HPwATDgc/ABMA:QYkqASAAIAAE'"):
+        read_position("4HPwATDgc/ABMA:QYkqASAAIAAE", Rules("short"), Color.BLACK)
+    with pytest.raises(InvalidNotationError, match="turn black contradicts 'XGID="):
+        read_position(xgid(SHORT), Rules("short"), "black")
+    # agreeing or absent, the turn is the ID's; a gnubg ID or an array takes it (default White)
+    assert Position.from_id(LONG_START_ID, "white").turn is Color.WHITE
+    assert Position.from_id("NL1B:AACA/z8AAID/Pw").turn is Color.BLACK
+    assert read_position("NL1B:AACA/z8AAID/Pw", Rules("long")).turn is Color.BLACK
+    assert read_position("4HPwATDgc/ABMA:AQkqASAAIAAE", Rules("short")).turn is Color.BLACK
+    assert read_position("4HPwATDgc/ABMA", Rules("short"), "black").turn is Color.BLACK
+    array = ",".join(map(str, SHORT.view()))
+    assert read_position(array, Rules("short")).turn is Color.WHITE
+    assert read_position(array, Rules("short"), "black").turn is Color.BLACK
+
+
+@pytest.mark.parametrize("text", [LONG_START_ID, "4HPwATDgc/ABMA"])
+def test_an_unknown_turn_is_an_error_even_when_the_id_names_the_side(text):
+    with pytest.raises(InvalidArgumentError, match="unknown colour 'purple' for turn"):
+        Position.from_id(text, "purple")
+
+
+@pytest.mark.parametrize("text, rules, message", [
+    (LONG_START_ID, Rules("short"), "is a long nardy position, not short"),
+    ("4HPwATDgc/ABMA", Rules("long"), "is a short nardy position, not long"),
+])
+def test_an_id_is_not_read_as_the_other_variant(text, rules, message):
+    with pytest.raises(InvalidNotationError, match=f"'{text}' {message}"):
+        Position.from_id(text, "white", rules=rules)
+    with pytest.raises(InvalidNotationError, match=message):
+        read_position(text, rules)
+
+
+def test_an_xgid_is_not_read_with_long_nardy_rules():
+    for call in (lambda t: parse_xgid(t, Rules("long")), lambda t: read_position(t, Rules("long"))):
+        with pytest.raises(InvalidNotationError, match="is a short nardy position, not long"):
+            call(xgid(SHORT))
+
+
+@pytest.mark.parametrize("text", ["٢٤/١٨ ١٣/٨", "２４/１８ １３/８", "24/18(٢)", "24/18 13/８"])
+def test_move_text_takes_ascii_digits_only(text):
+    with pytest.raises(InvalidNotationError, match="cannot read|is not a point"):
+        SHORT.parse_move(text, (6, 5))
+
+
+def test_positions_and_xgids_take_ascii_digits_only():
+    with pytest.raises(InvalidNotationError, match="26 comma-separated integers"):
+        read_position(",".join(["٠"] * 26), Rules("short"))
+    with pytest.raises(InvalidNotationError, match="field dice is '٦٥'"):
+        parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:٦٥:0:0:0:0:10")
+
+
+def test_a_checker_count_of_zero_is_a_notation_error():
+    with pytest.raises(InvalidNotationError, match=r"'24/18\(0\)' moves no checker in '24/18\(0\)': a count \(n\) is 1..4"):
+        SHORT.parse_move("24/18(0)", (6, 5))
+
+
+def test_id_with_a_match_id_is_read_by_read_position_not_from_id():
+    with pytest.raises(InvalidNotationError, match="a position ID is 14 base64 characters"):
+        Position.from_id("4HPwATDgc/ABMA:QYkqASAAIAAE")
+    assert read_position("4HPwATDgc/ABMA:QYkqASAAIAAE", Rules("short")) == SHORT

@@ -292,3 +292,24 @@ def test_apply_reads_a_move_given_as_text():
         p.apply(5)
     with pytest.raises(InvalidArgumentError, match="dice="):
         p.apply(p.parse_move("24/13", (6, 5)), dice=(6, 5))
+
+
+def test_a_variant_that_contradicts_the_rules_is_an_error():
+    with pytest.raises(InvalidArgumentError, match=r"a short nardy position with the rules of long nardy Rules\('long'\)"):
+        Position(SHORT_START, "short", rules=Rules("long"))
+    with pytest.raises(InvalidArgumentError, match="a long nardy position with the rules of short nardy"):
+        Position.from_points("long", {24: 15}, {12: 15}, rules=Rules("short"))
+    assert Position(SHORT_START, rules=Rules("short")).variant is Variant.SHORT  # the rules' variant by default
+    assert Position(LONG_START).variant is Variant.LONG
+
+
+def test_from_id_refuses_a_turn_or_rules_that_contradict_the_id():
+    with pytest.raises(nardy.InvalidNotationError, match="turn black contradicts 'NL1W:AACA/z8AAID/Pw', which has white on roll"):
+        Position.from_id("NL1W:AACA/z8AAID/Pw", "black")
+    with pytest.raises(InvalidArgumentError, match="unknown colour 'purple' for turn"):
+        Position.from_id("NL1W:AACA/z8AAID/Pw", "purple")
+    with pytest.raises(nardy.InvalidNotationError, match="'NL1W:AACA/z8AAID/Pw' is a long nardy position, not short"):
+        Position.from_id("NL1W:AACA/z8AAID/Pw", rules=Rules("short"))
+    with pytest.raises(nardy.InvalidNotationError, match="'4HPwATDgc/ABMA' is a short nardy position, not long"):
+        Position.from_id("4HPwATDgc/ABMA", "white", rules=Rules("long"))
+    assert Position.from_id("4HPwATDgc/ABMA", rules=Rules("short")) == Position.start("short")

@@ -69,12 +69,14 @@ def _position(args: argparse.Namespace, rules: Rules) -> Position:
 
 def _read(text: str, rules: Rules, turn: str | None) -> Position:
     """A POSITION argument; a --turn that contradicts the side on roll the text names is an error."""
-    position = read_position(text, rules, turn or "white")
-    if turn is not None and position.turn.name.lower() != turn:
-        if read_position(text, rules, "black" if turn == "white" else "white").turn is position.turn:
-            raise InvalidNotationError(f"--turn {turn} contradicts {text!r}, which has "
-                                       f"{position.turn.name.lower()} on roll")
-    return position
+    position = read_position(text, rules)  # the side on roll the text names, else White
+    if turn is None or position.turn.name.lower() == turn:
+        return position
+    try:
+        return read_position(text, rules, turn)  # read once already: it fails only by contradicting it
+    except InvalidNotationError:
+        raise InvalidNotationError(f"--turn {turn} contradicts {text!r}, which has "
+                                   f"{position.turn.name.lower()} on roll") from None
 
 
 _DICE = re.compile(r"\s*([0-9]{1,3})\s*[-,\s]\s*([0-9]{1,3})\s*|\s*([0-9])([0-9])\s*")  # ASCII digits only

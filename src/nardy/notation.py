@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import engine
-from .errors import IllegalMoveError, InvalidNotationError, quoted
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, quoted
 from .move import BAR, OFF, Move
 from .rules import Color, Rules, Variant
 
@@ -58,12 +58,15 @@ def parse_chains(text: str) -> list[Chain]:
         match = _TOKEN.match(token)
         if not match or match[1].startswith("/") or match[1].endswith("/") or "/" not in match[1]:
             raise InvalidNotationError(f"cannot read {quoted(token)} in {quoted(text)}: write moves like 24/18 or 13/11(2)")
-        if int(match[2] or 1) > 4:
+        count = int(match[2] or 1)
+        if count > 4:
             raise InvalidNotationError(f"{quoted(token)} moves more than four checkers in {quoted(text)}")
+        if count < 1:
+            raise InvalidNotationError(f"{quoted(token)} moves no checker in {quoted(text)}: a count (n) is 1..4")
         parts = match[1].split("/")
         points = [_point(part.replace("*", ""), text) for part in parts]
         hits = {p for part, p in zip(parts, points) if "*" in part and p != OFF}
-        for _ in range(int(match[2] or 1)):
+        for _ in range(count):
             chains.append((points, hits))
         if len(chains) > 4 and sum(len(p) - 1 for p, _ in chains) > 4:
             raise InvalidNotationError(f"more than four steps in {quoted(text)}")
@@ -203,17 +206,37 @@ def position_id(position: Position) -> str:
     return f"{LONG_ID_PREFIX}{'W' if position.turn is Color.WHITE else 'B'}:{key}"
 
 
-def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules | None = None) -> Position:
-    """The position a Position ID denotes (a gnubg ID is short nardy, with `turn` on roll)."""
+def _on_roll(named: Color, turn: Color | str | None, text: str) -> Color:
+    """`named`, the side on roll `text` names, unless an explicit `turn` contradicts it."""
+    if turn is not None and Color.parse(turn, "turn") is not named:
+        raise InvalidNotationError(f"turn {Color.parse(turn).name.lower()} contradicts {quoted(text)}, which has "
+                                   f"{named.name.lower()} on roll")
+    return named
+
+
+def _of_variant(variant: Variant, rules: Rules | None, text: str) -> None:
+    """`InvalidNotationError` if `rules` are given for the other variant than the one `text` denotes."""
+    if rules is not None and Rules.of(rules).variant is not variant:
+        raise InvalidNotationError(f"{quoted(text)} is a {variant.value} nardy position, not {Rules.of(rules).variant.value}")
+
+
+def position_from_id(text: str, turn: Color | str | None = None, *, rules: Rules | None = None) -> Position:
+    """The position a Position ID denotes: a gnubg ID is short nardy, with `turn` on roll (default
+    White); a nardy long ID names the side on roll, and a `turn` that contradicts it is an error,
+    as are `rules` of the other variant."""
     from .position import Position, own_point
 
     text = _text(text, "a position ID").strip()
+    whole = text
     variant = Variant.SHORT
     if text.startswith(LONG_ID_PREFIX):
         match = re.fullmatch(rf"{LONG_ID_PREFIX}([WB]):(.*)", text)
         if not match:
             raise InvalidNotationError(f"a long nardy ID is {LONG_ID_PREFIX}W:<14 characters> or {LONG_ID_PREFIX}B:..., got {quoted(text)}")
-        variant, turn, text = Variant.LONG, Color.WHITE if match[1] == "W" else Color.BLACK, match[2]
+        variant, text = Variant.LONG, match[2]
+        turn = _on_roll(Color.WHITE if match[1] == "W" else Color.BLACK, turn, whole)
+    turn = Color.WHITE if turn is None else Color.parse(turn, "turn")
+    _of_variant(variant, rules, whole)
     theirs, mine = _decode(text)
     view = [0] * 26
     for q in range(1, 25):
@@ -230,12 +253,13 @@ def position_from_id(text: str, turn: Color | str = Color.WHITE, *, rules: Rules
     return Position(view, variant, turn, rules=rules)
 
 
-def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> Position:
+def read_position(text: str, rules: Rules, turn: Color | str | None = None) -> Position:
     """A position written in any of the forms nardy reads, for the variant of `rules`.
 
-    The mover's-view array (26 comma-separated integers, `turn` on roll); a nardy long ID
-    (``NL1W:...``); a GNU Backgammon Position ID (`turn` on roll), optionally followed by
-    ``:`` and a Match ID that says who is on roll; an XGID.
+    The mover's-view array (26 comma-separated integers, `turn` on roll, default White); a nardy
+    long ID (``NL1W:...``); a GNU Backgammon Position ID (`turn` on roll), optionally followed by
+    ``:`` and a Match ID that says who is on roll; an XGID. A `turn` that contradicts the side on
+    roll the text names is an error, as is a position of the other variant.
     """
     from .position import Position
 
@@ -249,20 +273,19 @@ def read_position(text: str, rules: Rules, turn: Color | str = Color.WHITE) -> P
         # ASCII digits, few of them: int() takes "١" and refuses more than 4,300 digits
         if len(parts) != 26 or not all(re.fullmatch(r"[-+]?[0-9]{1,3}", part) for part in parts):
             raise InvalidNotationError(f"a position array is 26 comma-separated integers in -15..15, got {quoted(text)}")
-        return Position([int(part) for part in parts], variant, turn, rules=rules)
+        return Position([int(part) for part in parts], variant, Color.WHITE if turn is None else turn, rules=rules)
     if text.startswith(LONG_ID_PREFIX) or text.startswith("XGID=") or re.fullmatch(r"[A-Za-z0-9+/]{14}(:.*)?", text):
         if text.startswith(LONG_ID_PREFIX):
-            position = position_from_id(text, rules=rules if variant is Variant.LONG else None)
-        elif text.startswith("XGID="):
-            position = parse_xgid(text, rules if variant is Variant.SHORT else None)[0]
-        else:
-            position_text, _, match_text = text.partition(":")
-            if match_text:
-                turn = Color.WHITE if parse_match_id(match_text).on_roll == 1 else Color.BLACK
-            position = position_from_id(position_text, turn, rules=rules if variant is Variant.SHORT else None)
-        if position.variant is not variant:
-            raise InvalidNotationError(f"{quoted(text)} is a {position.variant.value} nardy position, not {variant.value}")
-        return position
+            return position_from_id(text, turn, rules=rules)
+        if text.startswith("XGID="):
+            position = parse_xgid(text, rules)[0]
+            _on_roll(position.turn, turn, text)
+            return position
+        position_text, _, match_text = text.partition(":")
+        _of_variant(Variant.SHORT, rules, text)
+        if match_text:
+            turn = _on_roll(Color.WHITE if parse_match_id(match_text).on_roll == 1 else Color.BLACK, turn, text)
+        return position_from_id(position_text, turn, rules=rules)
     raise InvalidNotationError(
         f"cannot read the position {quoted(text)}: give 26 comma-separated integers, a position ID "
         f"(gnubg's 14 characters, or {LONG_ID_PREFIX}W:... for long nardy) or an XGID"
@@ -308,11 +331,48 @@ def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tu
             raise InvalidNotationError(f"{where}: field {name} = {points} is beyond the match length {length}")
 
 
+def _check_state(state: object) -> MatchState:
+    """`state` if it is a `MatchState` that the Match ID (and so the XGID) can carry; else
+    `InvalidArgumentError` (not a MatchState) or `InvalidNotationError` naming the field."""
+    from .position import _is_int
+
+    if not isinstance(state, MatchState):
+        raise InvalidArgumentError(f"a match state must be a MatchState, got {quoted(state)}")
+    ranges = {"cube_owner": (None, 0, 1), "on_roll": (0, 1), "game_state": range(5), "turn": (0, 1),
+              "resignation": range(4), "match_length": range(_MAX_LENGTH + 1)}
+    for name, allowed in ranges.items():
+        value = getattr(state, name)
+        if not (value is None or _is_int(value)) or value not in allowed:
+            raise InvalidNotationError(f"MatchState field {name} = {quoted(value)}: it takes {_listed(allowed)}")
+    for name in ("crawford", "double_offered", "jacoby"):
+        if not isinstance(getattr(state, name), bool):
+            raise InvalidNotationError(f"MatchState field {name} = {quoted(getattr(state, name))}: it takes True or False")
+    cube = state.cube_value
+    if not _is_int(cube) or cube < 1 or cube & (cube - 1) or cube > 1 << _MAX_CUBE_LOG:
+        raise InvalidNotationError(f"MatchState field cube_value = {quoted(cube)}: a cube value is a power of two "
+                                   f"1..{1 << _MAX_CUBE_LOG}")
+    dice = state.dice
+    if dice is not None and not (isinstance(dice, tuple) and len(dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in dice)):
+        raise InvalidNotationError(f"MatchState field dice = {quoted(dice)}: it takes None or two dice 1..6")
+    score = state.score
+    if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(n) and 0 <= n <= _MAX_LENGTH for n in score)):
+        raise InvalidNotationError(f"MatchState field score = {quoted(score)}: it takes two scores 0..{_MAX_LENGTH}")
+    _check_scores(score, state.match_length, state.game_state == 1, ("score0", "score1"), "MatchState")
+    return state
+
+
+def _listed(allowed: Sequence[object]) -> str:
+    """The values a field takes, for a message: "0, 1 or None", "0..4"."""
+    if isinstance(allowed, range):
+        return f"{allowed.start}..{allowed.stop - 1}"
+    words = [str(v) for v in allowed if v is not None] + ["None"] * (None in allowed)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def match_id(state: MatchState) -> str:
     """GNU Backgammon's Match ID (12 characters): the dice high die first, and bit 67 set when
     Jacoby is *not* in use, as gnubg writes it (its manual omits that bit)."""
-    if state.cube_value < 1 or state.cube_value & (state.cube_value - 1):
-        raise InvalidNotationError(f"a cube value is a power of two, got {quoted(state.cube_value)}")
+    _check_state(state)
     d1, d2 = sorted(state.dice, reverse=True) if state.dice else (0, 0)
     values = {
         "cube": state.cube_value.bit_length() - 1, "owner": 3 if state.cube_owner is None else state.cube_owner,
@@ -323,10 +383,7 @@ def match_id(state: MatchState) -> str:
     }
     key = 0
     for name, start, width in _MATCH_FIELDS:
-        if not 0 <= values[name] < 1 << width:
-            raise InvalidNotationError(f"match ID field {name} = {quoted(values[name])} does not fit {width} bits")
-        key |= values[name] << start
-    _check_scores(state.score, state.match_length, state.game_state == 1, ("score0", "score1"), "match ID")
+        key |= values[name] << start  # each fits its width: _check_state
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 
 
@@ -355,10 +412,21 @@ def xgid(position: Position, state: MatchState | None = None, max_cube: int = 10
     """XG's XGID of a short nardy position: White (bottom) upper case in White's numbers.
 
     While a double is offered (dice field ``D``) the turn field names the side that must take or
-    drop, not the doubler on roll."""
-    state = state or MatchState(on_roll=1 if position.turn is Color.WHITE else 0)
+    drop, not the doubler on roll. Raises `InvalidArgumentError` for an argument of the wrong
+    kind and the errors of `match_id` for a state it cannot carry."""
+    from .position import Position, _is_int
+
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"xgid() takes a Position, got {quoted(position)}")
     if position.variant is not Variant.SHORT:
         raise InvalidNotationError("XGID is a backgammon (short nardy) format")
+    on_roll = 1 if position.turn is Color.WHITE else 0
+    state = MatchState(on_roll=on_roll) if state is None else _check_state(state)
+    if state.on_roll != on_roll:
+        raise InvalidNotationError(f"MatchState field on_roll = {state.on_roll} contradicts the position, which has "
+                                   f"{position.turn.name.lower()} on roll")
+    if not _is_int(max_cube) or max_cube < 1 or max_cube & (max_cube - 1) or max_cube > 1 << _MAX_CUBE_LOG:
+        raise InvalidArgumentError(f"max_cube is a power of two 1..{1 << _MAX_CUBE_LOG}, got {quoted(max_cube)}")
     chars = ["-"] * 26
     for point, n in position.checkers(Color.WHITE).items():
         chars[point] = chr(ord("A") + n - 1)
@@ -394,6 +462,7 @@ def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchSt
     from .position import Position
 
     whole = _text(text, "an XGID").strip()
+    _of_variant(Variant.SHORT, rules, whole)
     fields = whole.removeprefix("XGID=").split(":", len(_XGID_FIELDS))
     if len(fields) not in (len(_XGID_FIELDS) - 1, len(_XGID_FIELDS)):
         raise InvalidNotationError(f"not an XGID: {quoted(whole)} (9 or 10 fields separated by ':')")
@@ -424,7 +493,7 @@ def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchSt
     state = MatchState(
         cube_value=1 << int(cube), cube_owner={"0": None, "1": 1, "-1": 0}[owner], on_roll=int(color is Color.WHITE),
         crawford=bool(cj & 1) and length > 0, turn=int(acting is Color.WHITE), double_offered=doubled,
-        dice=(int(dice[0]), int(dice[1])) if dice.isdigit() and dice != "00" else None, match_length=length,
+        dice=(int(dice[0]), int(dice[1])) if re.fullmatch("[1-6][1-6]", dice) else None, match_length=length,
         score=(top, bottom), jacoby=bool(cj & 1) and length == 0,
     )
     return position, state

@@ -43,8 +43,9 @@ class Position:
     >>> p.pip_count(Color.WHITE), p.pip_count(Color.BLACK)
     (167, 167)
 
-    Raises `InvalidPositionError` for a malformed array, and (unless ``validate=False``) for
-    any problem of docs/rules.md section 8; `status()` lists the problems without raising.
+    `variant` defaults to that of `rules`, else long nardy. Raises `InvalidPositionError` for a
+    malformed array, and (unless ``validate=False``) for any problem of docs/rules.md section 8;
+    `status()` lists the problems without raising.
     """
 
     __slots__ = ("_board", "variant", "turn")
@@ -56,13 +57,13 @@ class Position:
     def __init__(
         self,
         view: Sequence[int] | bytes | Any,
-        variant: Variant | str = Variant.LONG,
+        variant: Variant | str | None = None,
         turn: Color | str | int = Color.WHITE,
         *,
         rules: Rules | None = None,
         validate: bool = True,
     ) -> None:
-        variant = Rules.of(rules).variant if rules is not None else Variant.parse(variant)
+        variant = _variant_of(variant, rules)
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "turn", Color.parse(turn, "turn"))
         object.__setattr__(self, "_board", _checked_bytes(view))
@@ -289,10 +290,13 @@ class Position:
         return position_id(self)
 
     @classmethod
-    def from_id(cls, text: str, turn: Color | str = Color.WHITE, *, rules: Rules | None = None) -> Position:
-        """The position of a Position ID (a gnubg ID is short nardy, with `turn` on roll).
+    def from_id(cls, text: str, turn: Color | str | None = None, *, rules: Rules | None = None) -> Position:
+        """The position of a Position ID: a gnubg ID is short nardy, with `turn` on roll (default
+        White); a nardy long ID names the side on roll itself.
 
-        Raises `InvalidNotationError`, or `InvalidPositionError` for an impossible position.
+        Raises `InvalidNotationError` (also for a `turn` that contradicts the ID, or `rules` of the
+        other variant), `InvalidArgumentError` for an unknown `turn`, or `InvalidPositionError` for
+        an impossible position.
         """
         from .notation import position_from_id
 
@@ -370,6 +374,17 @@ class Position:
 def _unpickled(board: bytes, variant: str, turn: str) -> Position:
     """A pickled position as it was (its array was checked when it was made)."""
     return Position(board, variant, turn, validate=False)
+
+
+def _variant_of(variant: Variant | str | None, rules: Rules | None) -> Variant:
+    """`variant`, or that of `rules`; `InvalidArgumentError` when both are given and differ."""
+    if rules is None:
+        return Variant.LONG if variant is None else Variant.parse(variant)
+    rules = Rules.of(rules)
+    if variant is not None and Variant.parse(variant) is not rules.variant:
+        raise InvalidArgumentError(f"a {Variant.parse(variant).value} nardy position with the rules of "
+                                   f"{rules.variant.value} nardy {rules!r}")
+    return rules.variant
 
 
 def _is_int(value: Any) -> bool:
