@@ -246,3 +246,11 @@ def test_a_rollout_of_more_games_than_memory_is_refused_before_any_work():
 def test_an_evaluator_returning_what_is_not_numbers_is_a_simulation_error():
     with pytest.raises(SimulationError, match="the evaluator must return .* finite scores, got what is not numbers"):
         simulate("long", 4, seed=1, policy=lambda afterstates: ["x"] * len(afterstates))
+
+
+def test_the_threads_reported_are_those_that_played():
+    """`simulate --threads 100000` for 10 games said "on 100000 thread(s)"."""
+    assert simulate("long", 10, seed=1, threads=100_000).threads == 1  # one chunk
+    assert simulate("long", 10, seed=1, threads=3, chunk_size=4).threads == 3
+    assert simulate("long", 10, seed=1, threads=8, chunk_size=4).threads == 3
+    assert simulate("long", 4, seed=1, threads=4, policy=lambda a: [0.0] * len(a)).threads == 1

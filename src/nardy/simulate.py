@@ -46,6 +46,7 @@ class Simulation:
     winner: 0 White, 1 Black, -1 a draw (long nardy, last_roll_draw); starter: the colour that
     won the roll-off; kind: 1, 2, 3 for oin/mars/koks or single/gammon/backgammon, 0 a draw;
     points = kind (no doubling cube in self-play); plies: turns played, passes included;
+    threads: the threads that played (no more than the chunks; a Dask cluster's worker threads);
     final_pips: (White's, Black's); final: the last move's result (26 ints, the view of the
     side that made it, before the turn passed). With `record`, trace[trace_offsets[i]:trace_offsets[i+1]]
     are game i's plies: 26 mover's-view ints, the two dice, and the colour on roll.
@@ -261,7 +262,8 @@ def simulate(
     if executor is None:
         joined = Joined(games, record)  # each chunk joined as it arrives, its trace let go
         stop = np.zeros(1, np.int8)  # set when this thread gives up: the chunks still playing stop
-        pool = ThreadPoolExecutor(max_workers=1 if callable(policy) else threads)
+        threads = 1 if callable(policy) else max(1, min(threads, len(chunks)))  # the threads that play
+        pool = ThreadPoolExecutor(max_workers=threads)
         try:
             for result in pool.map(lambda chunk: play_chunk(chunk, stop), chunks):
                 joined.add(result)
