@@ -102,3 +102,36 @@ def test_workspace_takes_any_array_like_through_the_checks():
     assert same(got, batch.generate(np.array([SHORT_START], np.int8), np.array([[3, 1]], np.int8), rules))
     with pytest.raises(NardyError):
         batch.generate([SHORT_START], [(3, 1)], rules, out=ws, backend="python")
+
+
+def test_one_workspace_used_from_two_threads_is_an_error_not_a_heap_corruption():
+    """Two threads generating into one Workspace aborted the process ("double free or corruption"):
+    a call that finds another thread's call generating is refused; every other call is right."""
+    import threading
+
+    from nardy import InvalidArgumentError, Position
+
+    rolls = np.random.default_rng(0).integers(1, 7, (2000, 2)).astype(np.int8)
+    workspace, refused, wrong, failed = batch.Workspace(), [], [], []
+
+    def work(variant):
+        views = np.tile(np.array(Position.start(variant).view(), np.int8), (2000, 1))
+        expected = batch.generate(views, rolls, variant)[0].copy()
+        for _ in range(100):
+            try:
+                children = batch.generate(views, rolls, variant, out=workspace)[0]
+            except InvalidArgumentError as exc:
+                refused.append(str(exc))
+                continue
+            except BaseException as exc:  # pragma: no cover - a thread's error would not fail the test
+                failed.append(exc)
+                return
+            wrong.append(len(children) != len(expected))
+
+    threads = [threading.Thread(target=work, args=(variant,)) for variant in ("long", "short")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failed and len(wrong) + len(refused) == 200 and not any(wrong)
+    assert all("in use by another thread" in message for message in refused)

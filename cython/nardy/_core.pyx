@@ -48,12 +48,14 @@ cdef enum:
     C_BAD_DICE = -2
     C_BAD_SHAPE = -3
     C_BAD_ENTRY = -4
+    C_BUSY = -5         # a Workspace that another thread is generating into
 
 OK = C_OK
 GAME_OVER = C_GAME_OVER
 BAD_DICE = C_BAD_DICE
 BAD_SHAPE = C_BAD_SHAPE
 BAD_ENTRY = C_BAD_ENTRY
+BUSY = C_BUSY
 
 
 cdef rules_t as_rules(tuple codes) except *:
@@ -387,6 +389,7 @@ cdef class Workspace:
     cdef int8_t* moves_p
     cdef int64_t* offsets_p
     cdef Py_ssize_t result_cap, row_cap
+    cdef bint busy                               # a call is generating (without the GIL)
 
     def __cinit__(self, Py_ssize_t results=4096, Py_ssize_t rows=256):
         if gen_alloc(&self.g, 1024, 0) < 0:
@@ -428,21 +431,28 @@ cdef class Workspace:
         """`generate` into this workspace: (code, bad row, children, offsets, moves), the arrays
         views of its buffers (valid until its next call). Code BAD_SHAPE: views are not a
         C-contiguous int8 (n, 26) buffer or rolls not (n, 2); BAD_ENTRY: an entry of row `bad
-        row` is outside -15..15."""
+        row` is outside -15..15; BUSY: another thread's call is generating into this workspace
+        (its buffers may move: each thread needs its own)."""
         cdef Py_buffer vb, rb
         cdef int code
-        if not int8_rows(views, &vb, VIEW):
-            return C_BAD_SHAPE, -1, None, None, None
-        if not int8_rows(rolls, &rb, 2):
-            PyBuffer_Release(&vb)
-            return C_BAD_SHAPE, -1, None, None, None
+        if self.busy:  # tested and set with the GIL held, so no two calls pass it at once
+            return C_BUSY, -1, None, None, None
+        self.busy = True
         try:
-            if rb.shape[0] != vb.shape[0]:
+            if not int8_rows(views, &vb, VIEW):
                 return C_BAD_SHAPE, -1, None, None, None
-            return self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+            if not int8_rows(rolls, &rb, 2):
+                PyBuffer_Release(&vb)
+                return C_BAD_SHAPE, -1, None, None, None
+            try:
+                if rb.shape[0] != vb.shape[0]:
+                    return C_BAD_SHAPE, -1, None, None, None
+                return self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+            finally:
+                PyBuffer_Release(&vb)
+                PyBuffer_Release(&rb)
         finally:
-            PyBuffer_Release(&vb)
-            PyBuffer_Release(&rb)
+            self.busy = False
 
     cdef tuple _generate(self, const int8_t* views, const int8_t* rolls, Py_ssize_t n, rules_t r):
         cdef Py_ssize_t i = 0, total = 0, bad = -1, room

@@ -133,6 +133,8 @@ def generate(
         code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
     else:
         code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
+    if code == engine._core.BUSY:
+        raise InvalidArgumentError("the Workspace is in use by another thread's call: give each thread its own")
     if code:
         engine.raise_for_code(code, boards[bad].tolist(), dice[bad].tolist(), row=bad)
     return children, offsets, moves
