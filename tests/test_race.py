@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from nardy import (
-    GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, Position, Rules, Variant, engine,
+    GameOverError, InvalidArgumentError, InvalidDiceError, InvalidNotationError, InvalidPositionError, Position, Rules, Variant, engine,
     race, reference, simulate,
 )
 from nardy import _bearoff
@@ -520,3 +520,24 @@ def test_cli_race_prints_the_odds():
     assert "wins a gammon" in text
     out = io.StringIO()
     assert main(["race", "long", ",".join(map(str, Position.start("long").view()))], out) == 2
+
+
+def test_someone_elses_file_is_never_replaced_by_a_table(tmp_path, table):
+    """race.load('/etc/hostname') replaced the file with a 19 MB table (session 9's finding)."""
+    notes = tmp_path / "notes.txt"
+    for text in ("my notes\n", "my notes\n" * 20):  # shorter and longer than a table's header
+        notes.write_text(text)
+        with pytest.raises(InvalidArgumentError, match="is not a nardy bear-off table .* it is not replaced"):
+            race.load(notes)
+        assert notes.read_text() == text
+    with pytest.raises(InvalidNotationError, match="bad magic"):  # a nardy error, not a private one
+        race.read(notes)
+    damaged = tmp_path / "old-table.bin"  # a nardy table, damaged: replaced whatever its name
+    race.write(damaged, table)
+    damaged.write_bytes(damaged.read_bytes()[:-8])
+    assert race.load(damaged).source == "built" and race.read(damaged).source == "cache"
+    for bad in (None, 5):
+        with pytest.raises(InvalidArgumentError, match="path"):
+            race.read(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="path"):
+        race.load(5)  # type: ignore[arg-type]

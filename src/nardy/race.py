@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError
 from .move import Move
 from .position import Position
 from .rules import CHECKERS, Rules, Variant
@@ -128,8 +128,13 @@ def cache_path() -> Path:
     return Path(base) / "nardy" / FILE_NAME
 
 
-class _Unusable(Exception):
-    """A cache file that must not be trusted (the message says why)."""
+class _Unusable(InvalidNotationError):
+    """A file that is not a usable bear-off table (the message says why); `ours`: it is one of
+    nardy's tables, of another version or damaged."""
+
+    def __init__(self, message: str, ours: bool = False) -> None:
+        super().__init__(message)
+        self.ours = ours
 
 
 _LOCK = threading.Lock()
@@ -146,10 +151,14 @@ def build() -> BearoffTable:
 
 def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTable:
     """The table: read from `path` (default `cache_path()`), or built and written there when the
-    file is missing, corrupt, truncated or of another format version (or `rebuild` is set).
+    file is missing, corrupt, truncated or of another format version (or `rebuild` is set). A
+    file that is not a nardy table at all is replaced only if it is named `FILE_NAME` (the
+    cache's own name); any other is refused with `InvalidArgumentError`, never overwritten.
     A table read once is reused while its file is unchanged. If the file cannot be written the
     table is still returned (its `reason` says so), with a `RuntimeWarning`, and kept for this
     process: it is not built again while the file stays missing."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"the table's path is a str or a path, got {path!r}")
     path = Path(path) if path is not None else cache_path()
     with _LOCK:
         stamp = _stamp(path)
@@ -164,7 +173,12 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
                 return table
             except FileNotFoundError:
                 reason = "no cache file"
-            except (OSError, _Unusable) as exc:
+            except _Unusable as exc:
+                if not exc.ours and path.name != FILE_NAME:  # someone else's file: never replaced
+                    raise InvalidArgumentError(f"{path} is not a nardy bear-off table ({exc}): it is not replaced; "
+                                               f"give a path of its own (a file named {FILE_NAME}) or remove it") from None
+                reason = str(exc)
+            except OSError as exc:
                 reason = str(exc)
         built = build()
         unwritable = None
@@ -194,23 +208,25 @@ def read(path: str | Path) -> BearoffTable:
 
     Only a regular file of at most MAX_FILE_BYTES is read: a FIFO, a device or a directory
     named like the cache is refused at once (it is opened without blocking)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"a table is read from a path, got {path!r}")
     path = Path(path)
     data = _read_regular(path)
     if len(data) < _HEADER.size:
-        raise _Unusable(f"truncated: {len(data)} bytes, less than the header")
+        raise _Unusable(f"truncated: {len(data)} bytes, less than the header", MAGIC.startswith(data[:len(MAGIC)]))
     magic, version, states, k_turns, k_first, digest = _HEADER.unpack_from(data)
     if magic != MAGIC:
         raise _Unusable("not a nardy bear-off table (bad magic)")
     if version != FORMAT_VERSION:
-        raise _Unusable(f"format version {version}, this nardy reads version {FORMAT_VERSION}")
+        raise _Unusable(f"format version {version}, this nardy reads version {FORMAT_VERSION}", True)
     if states != STATES or not 0 < k_turns < 256 or not 0 < k_first < 256:
-        raise _Unusable(f"bad sizes in the header: {states} states, {k_turns} and {k_first} columns")
+        raise _Unusable(f"bad sizes in the header: {states} states, {k_turns} and {k_first} columns", True)
     expected = _HEADER.size + 8 * STATES * (2 + k_turns + k_first)
     if len(data) != expected:
-        raise _Unusable(f"truncated or padded: {len(data)} bytes, expected {expected}")
+        raise _Unusable(f"truncated or padded: {len(data)} bytes, expected {expected}", True)
     payload = memoryview(data)[_HEADER.size:]
     if _digest(data[:_FIELDS.size], payload) != digest:
-        raise _Unusable("checksum mismatch: the file is corrupt")
+        raise _Unusable("checksum mismatch: the file is corrupt", True)
     values = np.frombuffer(data, "<f8", offset=_HEADER.size)
     mean, first_mean = values[:STATES], values[STATES:2 * STATES]
     turns = values[2 * STATES:(2 + k_turns) * STATES].reshape(STATES, k_turns)
