@@ -441,3 +441,25 @@ def test_generate_takes_a_workspace_as_out():
             batch.generate(views, rolls, "short", out=5, backend=backend)  # type: ignore[arg-type]
     assert np.array_equal(batch.generate(views, rolls, "short", out=batch.Workspace())[0],
                           batch.generate(views, rolls, "short")[0])
+
+
+def test_a_net_of_the_wrong_kind_or_variant_and_a_wrong_variant_are_refused():
+    """evaluate(long, 'short') judged a long position as short; net='x' was an AttributeError."""
+    from nardy.eval import NetPolicy, default_net, rank
+    from nardy.rollout import rollout
+
+    long_start = Position.start("long")
+    with pytest.raises(InvalidPositionError, match="long nardy positions given with variant='short'"):
+        evaluate([long_start], "short")
+    for call in (lambda: evaluate(long_start, net="abc"), lambda: rollout(long_start, 10, net="x"),
+                 lambda: NetPolicy("long", "x"), lambda: rank(long_start, (3, 1), net=5)):
+        with pytest.raises(InvalidArgumentError, match="net must be a nardy.eval.Net"):
+            call()
+    with pytest.raises(InvalidArgumentError, match="a short nardy net cannot judge long nardy positions"):
+        evaluate(long_start, net=default_net("short"))
+    with pytest.raises(InvalidArgumentError, match="luck is True or False"):
+        rollout(long_start, 10, luck="no")
+    with pytest.raises(InvalidArgumentError, match="ply must be 0, 1 or 2"):
+        rank(long_start, (3, 1), ply=1.0)
+    with pytest.raises(InvalidArgumentError, match="0-ply"):
+        rollout(long_start, 10, ply=0.0)

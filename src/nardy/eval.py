@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch
-from .errors import InvalidArgumentError, InvalidPositionError
+from .errors import InvalidArgumentError, InvalidPositionError, quoted
 from .move import Move
 from .position import Position
 from .rules import Rules, Variant
@@ -163,6 +163,18 @@ def default_net(variant: Variant | str) -> Net:
     return _NETS[variant]
 
 
+def net_for(net: Net | None, rules: Rules) -> Net:
+    """`net`, or the shipped net of the rules' variant (`InvalidArgumentError` for anything
+    else than a `Net` of that variant)."""
+    if net is None:
+        return default_net(rules.variant)
+    if not isinstance(net, Net):
+        raise InvalidArgumentError(f"net must be a nardy.eval.Net, got {quoted(net)}")
+    if net.variant is not rules.variant:
+        raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy positions")
+    return net
+
+
 def equity(probs: Any) -> Floats:
     """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`), each a number
     in 0..1, else `InvalidArgumentError` naming the first row that is not."""
@@ -202,7 +214,7 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
     games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
     """
     boards, rules = _boards_and_rules(positions, variant, rules)
-    return _evaluate(boards, rules, net or default_net(rules.variant), after=False)
+    return _evaluate(boards, rules, net_for(net, rules), after=False)
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
@@ -215,10 +227,10 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
-    if isinstance(ply, bool) or ply not in PLIES:
+    if isinstance(ply, bool) or not isinstance(ply, int) or ply not in PLIES:
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     rules = position._rules(rules)
-    net = net or default_net(rules.variant)
+    net = net_for(net, rules)
     results = position._results(dice, rules, None)       # legal_moves' order, with each result
     moves = [position.move(dice, pairs) for _, pairs in results]
     after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
@@ -265,7 +277,7 @@ class NetPolicy:
 
     def __init__(self, rules: Rules | Variant | str, net: Net | None = None) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules(Variant.parse(rules))
-        self.net = net or default_net(self.rules.variant)
+        self.net = net_for(net, self.rules)
 
     def __call__(self, afterstates: Any) -> Floats:
         return -_equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
@@ -288,6 +300,8 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
         if len(kinds) > 1:
             raise InvalidArgumentError("positions of both variants in one call")
         found = kinds.pop()
+        if variant is not None and Variant.parse(variant) is not found:
+            raise InvalidPositionError(f"{found.value} nardy positions given with variant={variant!r}")
         if rules is None:
             rules = Rules(found)
         elif rules.variant is not found:

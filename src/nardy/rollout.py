@@ -30,7 +30,7 @@ import numpy.typing as npt
 from . import batch, distributed, engine
 from .errors import InvalidArgumentError
 from .simulate import SimulationError
-from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, default_net,
+from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, net_for,
                    segment_argmax)
 from .position import Position
 from .rules import Rules
@@ -71,14 +71,16 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
                              ("seed", seed, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise InvalidArgumentError(f"{name} must be a whole number >= {low}, got {value!r}")
-    if ply != 0:
+    if isinstance(ply, bool) or ply != 0 or not isinstance(ply, int):
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
+    if not isinstance(luck, bool):
+        raise InvalidArgumentError(f"luck is True or False, got {luck!r}")
     memory = engine.machine_memory()
     if memory is not None and games * 8 * len(OUTPUTS) > memory:  # each game's outcomes, float64
         raise InvalidArgumentError(f"{games:,} games need {games * 8 * len(OUTPUTS):,} bytes for their outcomes, "
                                    f"more than this machine's {memory:,}; roll out in parts")
     rules = position._rules(rules)
-    net = net or default_net(rules.variant)
+    net = net_for(net, rules)
     if position.is_game_over():
         raise InvalidArgumentError("the game is over: nothing to roll out")
     start = np.frombuffer(position.to_bytes(), np.int8)
