@@ -463,3 +463,26 @@ def test_a_net_of_the_wrong_kind_or_variant_and_a_wrong_variant_are_refused():
         rank(long_start, (3, 1), ply=1.0)
     with pytest.raises(InvalidArgumentError, match="0-ply"):
         rollout(long_start, 10, ply=0.0)
+
+
+def test_a_bad_net_file_or_net_arguments_are_nardy_errors(tmp_path):
+    """Net.load of an empty or truncated file was an EOFError or BadZipFile; Net.initial(-8) numpy's error."""
+    good = tmp_path / "good.npz"
+    default_net("long").save(good)
+    cases = {"empty.npz": b"", "zip.npz": b"PK\x03\x04garbage", "half.npz": good.read_bytes()[:len(good.read_bytes()) // 2]}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InvalidArgumentError, match="not a nardy net file"):
+            Net.load(tmp_path / name)
+    for path in (None, 5):
+        with pytest.raises(InvalidArgumentError, match="read from a path"):
+            Net.load(path)  # type: ignore[arg-type]
+    for hidden in (-8, 8.0, 2**40, True):
+        with pytest.raises(InvalidArgumentError, match="hidden units"):
+            Net.initial("long", hidden)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="seed must be"):
+        Net.initial("long", 8, seed=-1)
+    net = Net.initial("long", 8)
+    for w1 in (net.w1.astype(str), net.w1 + 1j):
+        with pytest.raises(InvalidArgumentError, match="net w1 must be an array of real numbers"):
+            Net("long", w1, net.b1, net.w2, net.b2)

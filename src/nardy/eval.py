@@ -27,6 +27,8 @@ The shipped nets (package data `nardy/nets/long.npz`, `short.npz`) are made by
 from __future__ import annotations
 
 import json
+import os
+import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -74,7 +76,14 @@ class Net:
             raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {_net.MAX_HIDDEN}, "
                                        f"got w1 of shape {np.shape(self.w1)}")
         for name, shape in shapes.items():
-            value = np.ascontiguousarray(getattr(self, name), np.float32)
+            given = getattr(self, name)
+            try:
+                value = np.asarray(given)
+                if value.dtype.kind not in "iuf":  # (a complex one would lose its imaginary part)
+                    raise TypeError(f"of {value.dtype}")
+                value = np.ascontiguousarray(value, np.float32)
+            except (TypeError, ValueError) as exc:
+                raise InvalidArgumentError(f"net {name} must be an array of real numbers: {exc}") from None
             if value.shape != shape or not np.isfinite(value).all():
                 raise InvalidArgumentError(f"net {name} must be a finite {shape} array, got {np.shape(getattr(self, name))}")
             value.setflags(write=False)
@@ -95,6 +104,12 @@ class Net:
     @classmethod
     def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0) -> Net:
         """An untrained net: small random weights (the start of training)."""
+        from . import _net
+
+        if isinstance(hidden, bool) or not isinstance(hidden, int) or not 8 <= hidden <= _net.MAX_HIDDEN:
+            raise InvalidArgumentError(f"a net has 8..{_net.MAX_HIDDEN} hidden units (a multiple of 8), got {hidden!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise InvalidArgumentError(f"seed must be a whole number >= 0, got {seed!r}")
         rng = np.random.default_rng(seed)
         return cls(Variant.parse(variant), rng.normal(0, 0.1, (UNITS, hidden)), np.zeros(hidden),
                    rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
@@ -109,11 +124,13 @@ class Net:
     @classmethod
     def load(cls, path: str | Path) -> Net:
         """Read a net written by `save`; `InvalidArgumentError` naming what is wrong."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise InvalidArgumentError(f"a net is read from a path, got {path!r}")
         try:
             with np.load(path, allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
                 arrays = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, RecursionError, zipfile.BadZipFile) as exc:
             raise InvalidArgumentError(f"{path}: not a nardy net file ({exc})") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise InvalidArgumentError(f"{path}: not a nardy net file (header {header!r})")
