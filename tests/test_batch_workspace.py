@@ -135,3 +135,21 @@ def test_one_workspace_used_from_two_threads_is_an_error_not_a_heap_corruption()
         thread.join()
     assert not failed and len(wrong) + len(refused) == 200 and not any(wrong)
     assert all("in use by another thread" in message for message in refused)
+
+
+def test_a_copied_or_unpickled_workspace_is_a_new_one_sharing_nothing():
+    """copy.copy shared the buffers (one's call overwrote the other's views); pickle was a TypeError."""
+    import copy
+    import pickle
+
+    views, rolls = np.zeros((1, 26), np.int8), np.array([[6, 5]], np.int8)
+    views[0, 1], views[0, 24] = 15, -15
+    workspace = batch.Workspace()
+    first = batch.generate(views, rolls, "short", out=workspace)[0]
+    kept = first.copy()
+    for other in (copy.copy(workspace), copy.deepcopy(workspace), pickle.loads(pickle.dumps(workspace))):
+        assert type(other) is batch.Workspace and other._core is not workspace._core
+        views2 = views.copy()
+        views2[0, 1], views2[0, 6] = 14, 1
+        batch.generate(views2, rolls, "short", out=other)
+        assert np.array_equal(first, kept)  # the original's views untouched

@@ -76,6 +76,10 @@ class Workspace:
             raise InvalidArgumentError("a Workspace needs the compiled core (NARDY_PURE_PYTHON=1 disables it)")
         self._core = engine._core.Workspace()
 
+    def __reduce__(self) -> tuple[type[Workspace], tuple[()]]:
+        """A copy or an unpickled workspace is a new, empty one: buffers are never shared."""
+        return (Workspace, ())
+
     @property
     def nbytes(self) -> int:
         """Bytes the workspace holds."""
@@ -159,7 +163,11 @@ def _generate_reference(boards: Boards, dice: npt.NDArray[np.int8], rules: Rules
 
 
 def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int32]:
-    """(n, 2) int32: each row's (mover's, opponent's) pip count."""
+    """(n, 2) int32: each row's (mover's, opponent's) pip count.
+
+    Rows are not checked (for speed; `status` checks them): an invalid board's figure is
+    unspecified, and the backends may differ on it.
+    """
     boards = as_boards(views)
     variant = Variant.parse(variant)
     if engine.backend_of(backend) == "python":
@@ -169,7 +177,11 @@ def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> n
 
 def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int8]:
     """(n,) int8: the points each row's mover has won, 1, 2 or 3 before the cube (`reference.result`),
-    or 0 while it has checkers left."""
+    or 0 while it has checkers left.
+
+    Rows are not checked (for speed; `status` checks them): an invalid board's figure is
+    unspecified, and the backends may differ on it.
+    """
     boards = as_boards(views)
     rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
@@ -179,7 +191,11 @@ def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None
 
 
 def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
-    """(n,) uint8: bit 0 set when the mover holds an illegal six-block, bit 1 when the opponent does."""
+    """(n,) uint8: bit 0 set when the mover holds an illegal six-block, bit 1 when the opponent does.
+
+    Rows are not checked (for speed; `status` checks them): an invalid board's figure is
+    unspecified, and the backends may differ on it.
+    """
     boards = as_boards(views)
     rules = Rules.of(rules)
     if engine.backend_of(backend) == "python":
