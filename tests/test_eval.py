@@ -486,3 +486,11 @@ def test_a_bad_net_file_or_net_arguments_are_nardy_errors(tmp_path):
     for w1 in (net.w1.astype(str), net.w1 + 1j):
         with pytest.raises(InvalidArgumentError, match="net w1 must be an array of real numbers"):
             Net("long", w1, net.b1, net.w2, net.b2)
+
+
+def test_analyse_of_what_is_not_a_sequence_of_games_is_an_error():
+    from nardy.analysis import analyse
+
+    for games in (None, "game", 5):
+        with pytest.raises(InvalidArgumentError, match="a sequence of nardy.Game"):
+            analyse(games)  # type: ignore[arg-type]

@@ -541,3 +541,14 @@ def test_someone_elses_file_is_never_replaced_by_a_table(tmp_path, table):
             race.read(bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="path"):
         race.load(5)  # type: ignore[arg-type]
+
+
+def test_the_race_functions_name_an_argument_that_is_not_a_position_or_a_table(tmp_path):
+    for call in (lambda: race.effective_pips("x"), lambda: race.home_counts(5), lambda: race.is_race(5)):
+        with pytest.raises(InvalidArgumentError, match="a race is judged on a Position"):
+            call()
+    with pytest.raises(InvalidPositionError, match="home counts are six whole numbers"):
+        race.BearoffTable.index(None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="writes a BearoffTable"):
+        race.write(tmp_path / race.FILE_NAME, "x")  # type: ignore[arg-type]
+    assert not (tmp_path / race.FILE_NAME).exists()

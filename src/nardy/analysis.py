@@ -89,7 +89,7 @@ def board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[
 
 def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None) -> Analysis:
     """Every move of `games` against the evaluator's best play of its roll."""
-    if not all(isinstance(g, Game) for g in games):
+    if isinstance(games, (str, bytes)) or not isinstance(games, Sequence) or not all(isinstance(g, Game) for g in games):
         raise InvalidArgumentError("analyse takes a sequence of nardy.Game")
     found: list[MoveAnalysis] = []
     for number, game in enumerate(games, 1):

@@ -261,6 +261,8 @@ def _digest(fields: bytes, payload: bytes | memoryview) -> bytes:
 
 def write(path: str | Path, table: BearoffTable) -> None:
     """Write a table atomically (a temporary file in the same directory, then a rename)."""
+    if not isinstance(table, BearoffTable):
+        raise InvalidArgumentError(f"write() writes a BearoffTable, got {table!r}")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     parts = [np.ascontiguousarray(a, "<f8") for a in (table.mean, table.first_mean, table.turns, table.first)]
@@ -378,7 +380,10 @@ def _left(states: npt.NDArray[np.int32]) -> npt.NDArray[np.int8]:
 
 
 def _home(counts: Sequence[int]) -> list[int]:
-    values = list(counts) if not isinstance(counts, (str, bytes)) else None
+    try:
+        values = list(counts) if not isinstance(counts, (str, bytes)) else None
+    except TypeError:  # not a sequence at all
+        values = None
     if values is None or len(values) != 6 or any(isinstance(c, bool) or not isinstance(c, (int, np.integer))
                                                  or c < 0 for c in values):
         raise InvalidPositionError(f"home counts are six whole numbers >= 0 (points 1..6), got {counts!r}")
@@ -395,10 +400,17 @@ def _board_rows(homes: Sequence[Sequence[int] | npt.NDArray[Any]]) -> npt.NDArra
 
 
 # positions ---------------------------------------------------------------------------------------
+def _checked(position: Position) -> Position:
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"a race is judged on a Position, got {position!r}")
+    return position
+
+
 def _sides(position: Position) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Each side's checkers on its own points 1..24 and bar (index 25), index 0 unused: (mover, opponent)."""
     from . import reference
 
+    _checked(position)
     view = np.array(position.view(), np.int64)
     other = np.array(reference.flip(position.view(), position.variant), np.int64)
     return np.maximum(view, 0), np.maximum(other, 0)
@@ -421,7 +433,7 @@ def is_race(position: Position) -> bool:
     checkers all on its own points 1..12 (an opponent checker on the mover's 1..12 would still
     pass the mover's home, and a mover's checker above 12 would have to pass the opponent's).
     """
-    view = position.view()
+    view = _checked(position).view()
     mine = [p for p in range(1, 26) if view[p] > 0]
     theirs = [p for p in range(0, 25) if view[p] < 0]
     if not mine or not theirs:
