@@ -178,6 +178,14 @@ def machine_memory() -> int | None:
         return None
 
 
+def check_memory(need: int, what: str, then: str, error: type[Exception] = InvalidArgumentError) -> None:
+    """Refuse, before anything is allocated, work whose `need` bytes (`what`: of what) exceed this
+    machine's memory; `then` says what to do instead."""
+    memory = machine_memory()
+    if memory is not None and need > memory:
+        raise error(f"{what}, more than this machine's {memory:,}; {then}")
+
+
 MAX_PERFT_DEPTH = 16  # short nardy's perft(5) takes hours on one core, perft(6) months
 
 

@@ -75,10 +75,8 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
     if not isinstance(luck, bool):
         raise InvalidArgumentError(f"luck is True or False, got {luck!r}")
-    memory = engine.machine_memory()
-    if memory is not None and games * 8 * len(OUTPUTS) > memory:  # each game's outcomes, float64
-        raise InvalidArgumentError(f"{games:,} games need {games * 8 * len(OUTPUTS):,} bytes for their outcomes, "
-                                   f"more than this machine's {memory:,}; roll out in parts")
+    need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
+    engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
     rules = position._rules(rules)
     net = net_for(net, rules)
     if position.is_game_over():

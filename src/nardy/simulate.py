@@ -215,10 +215,8 @@ def simulate(
         raise SimulationError("record=True needs a built-in policy")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
-    memory = engine.machine_memory()
-    if memory is not None and games * GAME_BYTES > memory:  # refused before anything is allocated
-        raise SimulationError(f"{games:,} games need {games * GAME_BYTES:,} bytes for their results "
-                              f"({GAME_BYTES} a game), more than this machine's {memory:,}; play them in parts")
+    engine.check_memory(games * GAME_BYTES, f"{games:,} games need {games * GAME_BYTES:,} bytes for their results "
+                        f"({GAME_BYTES} a game)", "play them in parts", SimulationError)
     if executor is not None:
         if not distributed.is_client(executor):
             raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
