@@ -20,7 +20,6 @@ chunks.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finis
                    segment_argmax)
 from .position import Position
 from .rules import Rules
+from .threads import map_in_order
 
 ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 MAX_PLIES = 10_000        # no game of either variant comes near; a position that cannot end stops here
@@ -97,8 +97,8 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     elif threads == 1:
         parts = [_chunk(*job) for job in jobs]
     else:
-        with ThreadPoolExecutor(threads) as pool:
-            parts = list(pool.map(lambda job: _chunk(*job), jobs))
+        parts = []
+        map_in_order(_job, jobs, threads, parts.append)
     outcomes = np.concatenate(parts)
     eq = _equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
     return RolloutResult(tuple(float(x) for x in outcomes.mean(axis=0)), float(eq.mean()),

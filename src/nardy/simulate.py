@@ -12,7 +12,6 @@ import math
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +22,7 @@ from . import distributed, engine
 from .errors import GameOverError, InvalidArgumentError
 from .position import Position
 from .rules import Rules, Variant
+from .threads import map_in_order
 
 POLICIES = ("random", "first", "greedy", "bearoff")
 MAX_PLIES = 100_000  # a game still going after this many plies is an error (as in the core's loop)
@@ -261,16 +261,16 @@ def simulate(
         joined = Joined(games, record)  # each chunk joined as it arrives, its trace let go
         stop = np.zeros(1, np.int8)  # set when this thread gives up: the chunks still playing stop
         threads = 1 if callable(policy) else max(1, min(threads, len(chunks)))  # the threads that play
-        pool = ThreadPoolExecutor(max_workers=threads)
+
+        def take(result: dict[str, npt.NDArray[Any]]) -> None:
+            joined.add(result)
+            finished(len(result["winner"]))
+
         try:
-            for result in pool.map(lambda chunk: play_chunk(chunk, stop), chunks):
-                joined.add(result)
-                finished(len(result["winner"]))
+            map_in_order(lambda chunk: play_chunk(chunk, stop), chunks, threads, take)
         except BaseException:  # an interrupt (Ctrl-C) or an error: the chunks still playing stop
             stop[0] = 1
             raise
-        finally:  # drop the chunks not yet started; never block here, where a second Ctrl-C may land
-            pool.shutdown(wait=False, cancel_futures=True)
         return joined.simulation(rules=rules, policy=name, seed=seed, chunk_size=chunk_size, threads=threads,
                                  seconds=time.perf_counter() - started)
     threads = distributed.threads(executor)
