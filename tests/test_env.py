@@ -465,3 +465,17 @@ def test_encode_on_roll_is_true_or_false():
     for bad in (5, 1, 0, None, "yes"):
         with pytest.raises(InvalidArgumentError, match="on_roll is True .* or False .*, got"):
             encode(boards, "short", on_roll=bad)
+
+
+@pytest.mark.parametrize("duplicate", ["copy", "deepcopy", "pickle"])
+def test_a_vector_env_refuses_to_be_copied_rather_than_share_its_games(duplicate):
+    import copy
+    import pickle
+
+    env = VectorEnv("short", 2, seed=1)
+    env.reset()
+    before = env.boards.copy()
+    call = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": pickle.dumps}[duplicate]
+    with pytest.raises(InvalidArgumentError, match="a VectorEnv cannot be copied or pickled"):
+        call(env)  # a shallow copy stepped the original's games; pickle was a TypeError (a lock)
+    assert (env.boards == before).all()

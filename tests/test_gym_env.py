@@ -270,3 +270,14 @@ def test_a_registered_id_refuses_rules_of_the_other_variant(variant):
                 gymnasium.make_vec(IDS[variant], num_envs=2, vectorization_mode=mode, rules=rules)
     assert gymnasium.make(IDS["long"], rules=Rules("long", koks=True)).unwrapped.rules == Rules("long", koks=True)
     assert NardyEnv(variant=variant).rules == Rules(variant) and NardyEnv().rules == Rules("short")
+
+
+@pytest.mark.parametrize("make", [lambda: NardyEnv("long"), lambda: GymnasiumVectorEnv("short", 2)])
+def test_the_gymnasium_envs_refuse_to_be_copied_rather_than_share_their_games(make):
+    import copy
+    import pickle
+
+    env = make()
+    for call in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(InvalidArgumentError, match=f"a {type(env).__name__} cannot be copied or pickled"):
+            call(env)

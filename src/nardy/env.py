@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -130,6 +130,13 @@ def _boards(boards: npt.ArrayLike) -> npt.NDArray[np.int8]:
         i = int(outside[0])
         raise InvalidPositionError(f"board {i} {tuple(array[i].tolist())!r}: a point or bar holds at most 15 checkers")
     return np.ascontiguousarray(array, np.int8)
+
+
+def not_copyable(env: Any, protocol: Any = None) -> NoReturn:
+    """`__reduce_ex__` of the environments: copy.copy, copy.deepcopy and pickle are refused, for
+    their games live in the core and a shallow copy would play them on as the original's."""
+    raise InvalidArgumentError(f"a {type(env).__name__} cannot be copied or pickled: its games live in the compiled "
+                               "core; make another with the same arguments and seed")
 
 
 class VectorEnv:
@@ -373,6 +380,8 @@ class VectorEnv:
 
     def __repr__(self) -> str:
         return f"VectorEnv({self.rules!r}, {self.num_envs}, seed={self.seed})"
+
+    __reduce_ex__ = not_copyable
 
 
 def _encoded(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.float32]:

@@ -32,7 +32,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from . import engine
 from .errors import GameOverError, IllegalMoveError, InvalidArgumentError
-from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv
+from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv, not_copyable
 from .rules import Color, Rules, Variant
 
 ACTIONS = 150  # 25 sources x 6 distances
@@ -155,6 +155,8 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+    __reduce_ex__ = not_copyable  # its game is a VectorEnv, which cannot be copied
 
     # turns -----------------------------------------------------------------------------------------
     def _begin_turn(self) -> None:
@@ -336,6 +338,8 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     def afterstate_features(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """(total, 198) float32, see `nardy.env.encode`."""
         return self.env.afterstate_features(out)
+
+    __reduce_ex__ = not_copyable  # its games are a VectorEnv, which cannot be copied
 
 
 def _rules(rules: Rules | Variant | str | None, variant: Variant | str | None) -> Rules:
