@@ -451,6 +451,8 @@ def test_a_net_of_the_wrong_kind_or_variant_and_a_wrong_variant_are_refused():
     long_start = Position.start("long")
     with pytest.raises(InvalidPositionError, match="long nardy positions given with variant='short'"):
         evaluate([long_start], "short")
+    with pytest.raises(InvalidPositionError, match=r"long nardy positions given with Rules\("):
+        evaluate([long_start], rules=Rules("short"))  # an InvalidArgumentError before, beside the line above
     for call in (lambda: evaluate(long_start, net="abc"), lambda: rollout(long_start, 10, net="x"),
                  lambda: NetPolicy("long", "x"), lambda: rank(long_start, (3, 1), net=5)):
         with pytest.raises(InvalidArgumentError, match="net must be a nardy.eval.Net"):

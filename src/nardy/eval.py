@@ -322,7 +322,7 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
         if rules is None:
             rules = Rules(found)
         elif rules.variant is not found:
-            raise InvalidArgumentError(f"{found.value} nardy positions with {rules!r}")
+            raise InvalidPositionError(f"{found.value} nardy positions given with {rules!r}")  # as Position does
         return np.array([p.view() for p in positions], np.int8), rules
     if rules is None:
         if variant is None:
