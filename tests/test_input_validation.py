@@ -410,3 +410,27 @@ def test_simulation_results_are_written_whatever_the_case_of_the_extension(tmp_p
                      "--out", str(tmp_path / name)]) == 0
         assert (tmp_path / name).stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.CSV", "games.NPZ"]  # nothing else left
+
+
+def _path_calls():
+    from nardy import matfile, race, sgf
+    from nardy.eval import Net, default_net
+
+    match = nardy.Match("short", 3)
+    return {
+        "matfile.load": matfile.load, "sgf.load": sgf.load, "matfile.dump": lambda p: matfile.dump(match, p),
+        "sgf.dump": lambda p: sgf.dump(match, p), "Net.save": default_net("short").save, "Net.load": Net.load,
+        "race.read": race.read, "race.load": race.load, "race.write": lambda p: race.write(p, race.load()),
+        "Simulation.save": nardy.simulate("short", 2, seed=1, threads=1).save,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_path_calls()))
+@pytest.mark.parametrize("path", [2, 0, 1.5, b"x.mat"], ids=["fd2", "fd0", "float", "bytes"])
+def test_every_path_argument_is_a_str_or_path_never_a_file_descriptor(name, path, capfd):
+    """Net.save(2) wrote the net to stderr and matfile.load(0) read stdin: open() takes an int as
+    a file descriptor; None or a float were a TypeError."""
+    call = _path_calls()[name]
+    with pytest.raises(InvalidArgumentError, match=r"a path \(str or os.PathLike\), got "):
+        call(path)
+    assert capfd.readouterr() == ("", "")

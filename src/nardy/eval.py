@@ -27,7 +27,6 @@ The shipped nets (package data `nardy/nets/long.npz`, `short.npz`) are made by
 from __future__ import annotations
 
 import json
-import os
 import zipfile
 from dataclasses import dataclass, field
 from importlib import resources
@@ -37,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from . import batch
+from . import batch, files
 from .errors import InvalidArgumentError, InvalidPositionError, quoted
 from .move import Move
 from .position import Position
@@ -116,6 +115,7 @@ class Net:
 
     def save(self, path: str | Path) -> None:
         """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta)."""
+        files.check_path(path, "a net is saved to")
         header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
                              "meta": self.meta}, sort_keys=True)
         with open(path, "wb") as f:
@@ -124,8 +124,7 @@ class Net:
     @classmethod
     def load(cls, path: str | Path) -> Net:
         """Read a net written by `save`; `InvalidArgumentError` naming what is wrong."""
-        if not isinstance(path, (str, os.PathLike)):
-            raise InvalidArgumentError(f"a net is read from a path, got {path!r}")
+        files.check_path(path, "a net is read from")
         try:
             with np.load(path, allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))

@@ -5,12 +5,24 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
+from typing import Any
+
+from .errors import InvalidArgumentError
+
+
+def check_path(path: Any, what: str) -> None:
+    """Refuse a path that is not a str or os.PathLike, naming it after `what` ("a net is read
+    from"): open() takes an int as a file descriptor (a net saved to 2 went to stderr, a match
+    loaded from 0 read stdin), and None or a float are a TypeError."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise InvalidArgumentError(f"{what} a path (str or os.PathLike), got {path!r}")
 
 
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
     behind. The file gets the permissions `open()` would have given it."""
+    check_path(path, "a file is written to")
     target = os.fspath(path)
     folder, name = os.path.split(os.path.abspath(target))
     stem, extension = os.path.splitext(name)

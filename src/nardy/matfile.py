@@ -209,6 +209,7 @@ def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> Match
 
 def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
     """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed)."""
+    files.check_path(path, "a match file is read from")
     try:
         with open(path, encoding="utf-8-sig") as f:
             text = f.read(MAX_SIZE + 1)

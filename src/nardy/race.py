@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import engine
+from . import engine, files
 from .errors import GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError
 from .move import Move
 from .position import Position
@@ -157,8 +157,8 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
     A table read once is reused while its file is unchanged. If the file cannot be written the
     table is still returned (its `reason` says so), with a `RuntimeWarning`, and kept for this
     process: it is not built again while the file stays missing."""
-    if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise InvalidArgumentError(f"the table's path is a str or a path, got {path!r}")
+    if path is not None:
+        files.check_path(path, "the table's cache is")
     path = Path(path) if path is not None else cache_path()
     with _LOCK:
         stamp = _stamp(path)
@@ -208,8 +208,7 @@ def read(path: str | Path) -> BearoffTable:
 
     Only a regular file of at most MAX_FILE_BYTES is read: a FIFO, a device or a directory
     named like the cache is refused at once (it is opened without blocking)."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise InvalidArgumentError(f"a table is read from a path, got {path!r}")
+    files.check_path(path, "a table is read from")
     path = Path(path)
     data = _read_regular(path)
     if len(data) < _HEADER.size:
@@ -263,6 +262,7 @@ def write(path: str | Path, table: BearoffTable) -> None:
     """Write a table atomically (a temporary file in the same directory, then a rename)."""
     if not isinstance(table, BearoffTable):
         raise InvalidArgumentError(f"write() writes a BearoffTable, got {table!r}")
+    files.check_path(path, "a table is written to")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     parts = [np.ascontiguousarray(a, "<f8") for a in (table.mean, table.first_mean, table.turns, table.first)]

@@ -205,6 +205,7 @@ def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> Match
 
 def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
     """Read an SGF file (see `read`)."""
+    files.check_path(path, "an SGF file is read from")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read(MAX_SIZE + 1)

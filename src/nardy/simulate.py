@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import distributed, engine
+from . import distributed, engine, files
 from .errors import GameOverError, InvalidArgumentError
 from .position import Position
 from .rules import Rules, Variant
@@ -116,6 +116,7 @@ class Simulation:
 
     def save(self, path: str) -> None:
         """Per-game results as .npz (all arrays) or .csv (one line per game)."""
+        files.check_path(path, "a simulation is saved to")
         columns = {
             "winner": self.winner, "starter": self.starter, "kind": self.kind, "points": self.points,
             "plies": self.plies, "white_pips": self.final_pips[:, 0], "black_pips": self.final_pips[:, 1],
