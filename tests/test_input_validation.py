@@ -185,6 +185,17 @@ def test_batch_refuses_ragged_and_extreme_rolls_with_its_own_error():
             batch.generate(start, rolls, "long")
 
 
+def test_batch_refuses_timedelta_boards_and_rolls_which_numpy_counts_as_integers():
+    start = np.array([Position.start("short").view()], np.int8)
+    with pytest.raises(InvalidPositionError, match="timedelta64"):
+        batch.generate(start.astype("m8[s]"), [[6, 5]], "short")
+    for call in (batch.pips, batch.status, batch.flip):
+        with pytest.raises(InvalidPositionError, match="timedelta64"):
+            call(start.astype("m8"), "short")
+    with pytest.raises(nardy.InvalidDiceError, match="timedelta64"):
+        batch.generate(start, np.array([[6, 5]], "m8[s]"), "short")
+
+
 def test_text_parsers_refuse_what_is_not_text():
     for call in (Position.from_id, parse_match_id, parse_xgid, lambda t: read_position(t, Rules("short")),
                  lambda t: Position.start("short").parse_move(t, (6, 5))):

@@ -34,7 +34,7 @@ def as_boards(views: Any) -> Boards:
         array = array.reshape(1, 26)
     if array.ndim != 2 or array.shape[1] != 26:
         raise InvalidPositionError(f"boards must have shape (n, 26), got {array.shape}")
-    if not np.issubdtype(array.dtype, np.integer):
+    if array.dtype.kind not in "iu":  # (numpy counts timedelta64 among its integers)
         raise InvalidPositionError(f"boards must hold integers, got dtype {array.dtype}")
     if array.size and (array.min() < -CHECKERS or array.max() > CHECKERS):
         # compared in the array's own type: no conversion that could wrap (uint64, int64 extremes)
@@ -48,7 +48,7 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     array = _array(rolls, "rolls", InvalidDiceError)
     if array.shape != (n, 2):
         raise InvalidDiceError(f"rolls must have shape ({n}, 2), got {array.shape}")
-    if not np.issubdtype(array.dtype, np.integer):
+    if array.dtype.kind not in "iu":
         raise InvalidDiceError(f"dice must be integers, got dtype {array.dtype}")
     bad = (array < 1) | (array > 6)
     if bad.any():
