@@ -86,12 +86,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     firsts = np.cumsum([0] + sizes[:-1])
     jobs = [(start, size, int(first), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
     if executor is not None:
-        if not distributed.is_client(executor):
-            raise InvalidArgumentError(f"executor must be a distributed.Client (Dask), got {executor!r}")
-        if executor.status != "running":
-            raise InvalidArgumentError(f"the Dask client is {executor.status}, not running")
-        if threads != 1:
-            raise InvalidArgumentError("threads applies to local threads only; a Dask cluster's workers set their own")
+        distributed.check_executor(executor, threads != 1)
         parts = distributed.run_in_order(executor, _job, jobs, f"nardy-rollout-seed{seed}", lambda part: None)
     elif threads == 1:
         parts = [_chunk(*job) for job in jobs]

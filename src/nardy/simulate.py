@@ -217,12 +217,7 @@ def simulate(
     engine.check_memory(games * GAME_BYTES, f"{games:,} games need {games * GAME_BYTES:,} bytes for their results "
                         f"({GAME_BYTES} a game)", "play them in parts", SimulationError)
     if executor is not None:
-        if not distributed.is_client(executor):
-            raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
-        if executor.status != "running":
-            raise SimulationError(f"the Dask client is {executor.status}, not running")
-        if threads is not None:
-            raise SimulationError("threads applies to local threads only; a Dask cluster's workers set their own")
+        distributed.check_executor(executor, threads is not None, SimulationError)
         problem = distributed.pickling_error(policy) if callable(policy) else None
         if problem:
             raise SimulationError(f"the policy function cannot be sent to the Dask workers: {problem}")
