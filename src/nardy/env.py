@@ -133,8 +133,9 @@ def _boards(boards: npt.ArrayLike) -> npt.NDArray[np.int8]:
 
 
 def not_copyable(env: Any, protocol: Any = None) -> NoReturn:
-    """`__reduce_ex__` of the environments: copy.copy, copy.deepcopy and pickle are refused, for
-    their games live in the core and a shallow copy would play them on as the original's."""
+    """`__reduce_ex__` of VectorEnv and of every class that holds one (gym_env's NardyEnv and
+    GymnasiumVectorEnv): copy.copy, copy.deepcopy and pickle are refused, for the games live in
+    the core and a shallow copy would play them on as the original's."""
     raise InvalidArgumentError(f"a {type(env).__name__} cannot be copied or pickled: its games live in the compiled "
                                "core; make another with the same arguments and seed")
 
