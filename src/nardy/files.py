@@ -21,9 +21,12 @@ def check_path(path: Any, what: str) -> None:
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
-    behind. The file gets the permissions `open()` would have given it."""
+    behind. The file gets the permissions `open()` would have given it. A directory at `path` is
+    an `InvalidArgumentError` (the rename would fail after the work, naming the temporary file)."""
     check_path(path, "a file is written to")
     target = os.fspath(path)
+    if os.path.isdir(target):
+        raise InvalidArgumentError(f"cannot write {target!r}: it is a directory")
     folder, name = os.path.split(os.path.abspath(target))
     stem, extension = os.path.splitext(name)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=extension)
