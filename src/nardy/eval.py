@@ -112,12 +112,13 @@ class Net:
                    rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
 
     def save(self, path: str | Path) -> None:
-        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta)."""
+        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta),
+        whole or not at all (`nardy.files.write_file`)."""
         files.check_path(path, "a net is saved to")
         header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
                              "meta": self.meta}, sort_keys=True)
-        with open(path, "wb") as f:
-            np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        files.write_file(path, lambda f: np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2,
+                                                  b2=self.b2), binary=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Net:

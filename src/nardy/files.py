@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 from .errors import InvalidArgumentError
 
@@ -43,12 +43,18 @@ def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> N
         raise
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write `text` (UTF-8) to `path` whole or not at all (`write_whole`), synced to disk."""
-    def write(temporary: str) -> None:
-        with open(temporary, "w", encoding="utf-8") as f:
-            f.write(text)
+def write_file(path: str | os.PathLike[str], write: Callable[[IO[Any]], object], binary: bool = False) -> None:
+    """Call `write(file)` on the temporary file open for text (UTF-8) or, if `binary`, for bytes,
+    synced to disk, then renamed over `path` (`write_whole`): whole or not at all."""
+    def dump(temporary: str) -> None:
+        with open(temporary, "wb") if binary else open(temporary, "w", encoding="utf-8") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
 
-    write_whole(path, write)
+    write_whole(path, dump)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all (`write_file`), synced to disk."""
+    write_file(path, lambda f: f.write(text))
