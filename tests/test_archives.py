@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy import Color, Match, matfile
-from nardy.errors import IllegalMoveError, InvalidNotationError
+from nardy.errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 
 DATA = Path(__file__).parent / "data" / "archives"
 
@@ -162,6 +163,18 @@ def test_writing_is_whole_or_nothing(tmp_path, monkeypatch):
     monkeypatch.undo()
     matfile.dump(record, path)
     assert matfile.load(path).match.score == record.match.score and os.listdir(tmp_path) == ["m.mat"]
+
+
+def test_a_directory_as_the_target_is_an_error_naming_it(tmp_path):
+    """matfile.dump and sgf.dump into a directory were an IsADirectoryError naming the temporary file."""
+    from nardy import sgf
+
+    target = tmp_path / "games"
+    target.mkdir()
+    for dump in (matfile.dump, sgf.dump):
+        with pytest.raises(InvalidArgumentError, match=f"cannot write {re.escape(repr(str(target)))}: it is a directory"):
+            dump(Match("short", 1), target)
+        assert os.listdir(tmp_path) == ["games"] and os.listdir(target) == []
 
 
 def test_an_unwritable_folder_leaves_nothing(tmp_path):

@@ -490,6 +490,43 @@ def test_a_bad_net_file_or_net_arguments_are_nardy_errors(tmp_path):
             Net("long", w1, net.b1, net.w2, net.b2)
 
 
+def test_a_failed_net_save_leaves_the_old_file_as_it_was(tmp_path, monkeypatch):
+    """Net.save opened its target itself: a failure half-way left a truncated net."""
+    import errno
+    import os
+
+    path = tmp_path / "net.npz"
+    Net.initial("long", 8, seed=1).save(path)
+    before = path.read_bytes()
+
+    def half_then_disk_full(f, **arrays):
+        f.write(before[:100])  # part of an archive...
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(np, "savez", half_then_disk_full)
+    with pytest.raises(OSError, match="No space left on device"):
+        Net.initial("long", 16).save(path)
+    assert path.read_bytes() == before and os.listdir(tmp_path) == ["net.npz"]
+    monkeypatch.undo()
+    Net.initial("long", 16).save(path)
+    assert Net.load(path).hidden == 16 and os.listdir(tmp_path) == ["net.npz"]
+
+
+def test_a_net_saved_to_a_directory_is_the_error_the_match_dumps_give(tmp_path):
+    """It was a raw IsADirectoryError."""
+    from nardy import Match, matfile, sgf
+
+    target = tmp_path / "nets"
+    target.mkdir()
+    errors = []
+    for save in (Net.initial("long", 8).save, lambda p: matfile.dump(Match("short", 1), p),
+                 lambda p: sgf.dump(Match("short", 1), p)):
+        with pytest.raises(NardyError, match="it is a directory") as caught:
+            save(target)
+        errors.append(caught.type)
+    assert errors == [InvalidArgumentError] * 3 and list(target.iterdir()) == []
+
+
 def test_analyse_of_what_is_not_a_sequence_of_games_is_an_error():
     from nardy.analysis import analyse
 

@@ -1,7 +1,7 @@
 """Chunks of work on a Dask cluster: the optional extra `nardy[dask]`.
 
-`simulate(..., executor=client)` and `rollout(..., executor=client)` hand their chunks to
-`run_in_order`: one task per chunk, each
+`simulate(..., executor=client)` and `rollout(..., executor=client)` check the client with
+`check_executor` and hand their chunks to `run_in_order`: one task per chunk, each
 with its own key, the results taken back in chunk order, so every chunk is in the result once
 whatever the number of workers. A worker that dies mid-run loses only tasks that the scheduler
 then runs again on another worker; a chunk is a function of its seed, so the rerun gives the
@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, NardyError
 
 INSTALL = "pip install '.[dask]' in nardy's checkout"  # nardy is not on PyPI
 
@@ -59,6 +59,17 @@ def pickling_error(obj: object) -> str | None:
 def threads(client: Any) -> int:
     """The number of worker threads of the client's cluster now."""
     return sum(client.nthreads().values())
+
+
+def check_executor(executor: Any, threads_given: bool, error: type[NardyError] = InvalidArgumentError) -> None:
+    """Refuse, with `error`, an `executor` that is not a running `distributed.Client`, or one given
+    beside local `threads` (`threads_given`): a cluster's workers set their own."""
+    if not is_client(executor):
+        raise error(f"executor must be a distributed.Client (Dask), got {executor!r}")
+    if executor.status != "running":
+        raise error(f"the Dask client is {executor.status}, not running")
+    if threads_given:
+        raise error("threads applies to local threads only; a Dask cluster's workers set their own")
 
 
 def run_in_order(client: Any, function: Callable[[Any], Any], items: Sequence[Any], name: str,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import reference
-from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_whole
 from .rules import Rules, Variant
 from .status import Status, describe
 
@@ -191,8 +191,7 @@ MAX_PERFT_DEPTH = 16  # short nardy's perft(5) takes hours on one core, perft(6)
 
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
     """docs/rules.md section 7 perft (depth 0..MAX_PERFT_DEPTH)."""
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise InvalidArgumentError(f"perft depth must be a whole number 0..{MAX_PERFT_DEPTH}, got {depth!r}")
+    check_whole(depth, "perft depth", 0, MAX_PERFT_DEPTH)
     if backend_of(backend) == "python":
         return reference.perft(as_ints(board), depth, rules)
     code, count = _core.perft(board, depth, core_rules(rules))

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, quoted
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -133,8 +133,9 @@ def _boards(boards: npt.ArrayLike) -> npt.NDArray[np.int8]:
 
 
 def not_copyable(env: Any, protocol: Any = None) -> NoReturn:
-    """`__reduce_ex__` of the environments: copy.copy, copy.deepcopy and pickle are refused, for
-    their games live in the core and a shallow copy would play them on as the original's."""
+    """`__reduce_ex__` of VectorEnv and of every class that holds one (gym_env's NardyEnv and
+    GymnasiumVectorEnv): copy.copy, copy.deepcopy and pickle are refused, for the games live in
+    the core and a shallow copy would play them on as the original's."""
     raise InvalidArgumentError(f"a {type(env).__name__} cannot be copied or pickled: its games live in the compiled "
                                "core; make another with the same arguments and seed")
 
@@ -161,12 +162,10 @@ class VectorEnv:
         from . import _env
 
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise InvalidArgumentError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+        check_whole(num_envs, "num_envs", 1)
         if observation not in OBSERVATIONS:
             raise InvalidArgumentError(f"unknown observation {observation!r}; choose 'board' or 'features'")
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or not 1 <= max_plies < 2**31:
-            raise InvalidArgumentError(f"max_plies must be a whole number 1..{2**31 - 1}, got {max_plies!r}")
+        check_whole(max_plies, "max_plies", 1, 2**31 - 1)
         _check_memory(num_envs)
         self.num_envs = num_envs
         self.observation = observation
@@ -412,8 +411,7 @@ def _memory_message(num_envs: int, why: str) -> str:
 def _seed(seed: int | None) -> int:
     if seed is None:
         return int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InvalidArgumentError(f"seed must be a whole number >= 0, got {seed!r}")
+    check_whole(seed, "seed", 0, kinds=(int, np.integer))
     return int(seed)
 
 

@@ -1,6 +1,9 @@
-"""The exceptions nardy raises; the compiled core and the reference raise the same classes."""
+"""The exceptions nardy raises (the compiled core and the reference raise the same classes), and
+`quoted` and `check_whole`, which word them."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class NardyError(Exception):
@@ -47,3 +50,12 @@ def quoted(value: object, limit: int = 80) -> str:
 
 class OutOfMemoryError(NardyError, MemoryError):
     """A batch larger than the memory that can be had; the message names its rows and the bytes."""
+
+
+def check_whole(value: Any, name: str, low: int, high: int | None = None, *,
+                error: type[NardyError] = InvalidArgumentError, kinds: tuple[type, ...] = (int,)) -> None:
+    """Refuse `value` unless it is a whole number of one of `kinds` (never a bool) in low..high,
+    or at least `low` when `high` is None, with `error`: "{name} must be a whole number >= 1, got 0"."""
+    if isinstance(value, bool) or not isinstance(value, kinds) or value < low or (high is not None and value > high):
+        bounds = f">= {low}" if high is None else f"{low}..{high}"
+        raise error(f"{name} must be a whole number {bounds}, got {quoted(value)}")

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch, files
-from .errors import InvalidArgumentError, InvalidPositionError, quoted
+from .errors import InvalidArgumentError, InvalidPositionError, check_whole, quoted
 from .move import Move
 from .position import Position
 from .rules import Rules, Variant
@@ -105,21 +105,20 @@ class Net:
         """An untrained net: small random weights (the start of training)."""
         from . import _net
 
-        if isinstance(hidden, bool) or not isinstance(hidden, int) or not 8 <= hidden <= _net.MAX_HIDDEN:
-            raise InvalidArgumentError(f"a net has 8..{_net.MAX_HIDDEN} hidden units (a multiple of 8), got {hidden!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise InvalidArgumentError(f"seed must be a whole number >= 0, got {seed!r}")
+        check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, _net.MAX_HIDDEN)
+        check_whole(seed, "seed", 0)
         rng = np.random.default_rng(seed)
         return cls(Variant.parse(variant), rng.normal(0, 0.1, (UNITS, hidden)), np.zeros(hidden),
                    rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
 
     def save(self, path: str | Path) -> None:
-        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta)."""
+        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta),
+        whole or not at all (`nardy.files.write_file`)."""
         files.check_path(path, "a net is saved to")
         header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
                              "meta": self.meta}, sort_keys=True)
-        with open(path, "wb") as f:
-            np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        files.write_file(path, lambda f: np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2,
+                                                  b2=self.b2), binary=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Net:

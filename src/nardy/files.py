@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 from .errors import InvalidArgumentError
 
@@ -21,9 +21,12 @@ def check_path(path: Any, what: str) -> None:
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
-    behind. The file gets the permissions `open()` would have given it."""
+    behind. The file gets the permissions `open()` would have given it. A directory at `path` is
+    an `InvalidArgumentError` (the rename would fail after the work, naming the temporary file)."""
     check_path(path, "a file is written to")
     target = os.fspath(path)
+    if os.path.isdir(target):
+        raise InvalidArgumentError(f"cannot write {target!r}: it is a directory")
     folder, name = os.path.split(os.path.abspath(target))
     stem, extension = os.path.splitext(name)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=extension)
@@ -40,12 +43,18 @@ def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> N
         raise
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write `text` (UTF-8) to `path` whole or not at all (`write_whole`), synced to disk."""
-    def write(temporary: str) -> None:
-        with open(temporary, "w", encoding="utf-8") as f:
-            f.write(text)
+def write_file(path: str | os.PathLike[str], write: Callable[[IO[Any]], object], binary: bool = False) -> None:
+    """Call `write(file)` on the temporary file open for text (UTF-8) or, if `binary`, for bytes,
+    synced to disk, then renamed over `path` (`write_whole`): whole or not at all."""
+    def dump(temporary: str) -> None:
+        with open(temporary, "wb") if binary else open(temporary, "w", encoding="utf-8") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
 
-    write_whole(path, write)
+    write_whole(path, dump)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write `text` (UTF-8) to `path` whole or not at all (`write_file`), synced to disk."""
+    write_file(path, lambda f: f.write(text))

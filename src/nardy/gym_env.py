@@ -156,7 +156,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
     def close(self) -> None:
         """Nothing to release."""
 
-    __reduce_ex__ = not_copyable  # its game is a VectorEnv, which cannot be copied
+    __reduce_ex__ = not_copyable  # holds a VectorEnv
 
     # turns -----------------------------------------------------------------------------------------
     def _begin_turn(self) -> None:
@@ -339,7 +339,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         """(total, 198) float32, see `nardy.env.encode`."""
         return self.env.afterstate_features(out)
 
-    __reduce_ex__ = not_copyable  # its games are a VectorEnv, which cannot be copied
+    __reduce_ex__ = not_copyable  # holds a VectorEnv
 
 
 def _rules(rules: Rules | Variant | str | None, variant: Variant | str | None) -> Rules:

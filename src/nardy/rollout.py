@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch, distributed, engine
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, check_whole
 from .simulate import SimulationError
 from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, net_for,
                    segment_argmax)
@@ -69,8 +69,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
     for name, value, low in (("games", games, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
                              ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidArgumentError(f"{name} must be a whole number >= {low}, got {value!r}")
+        check_whole(value, name, low)
     if isinstance(ply, bool) or ply != 0 or not isinstance(ply, int):
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
     if not isinstance(luck, bool):
@@ -87,12 +86,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     firsts = np.cumsum([0] + sizes[:-1])
     jobs = [(start, size, int(first), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
     if executor is not None:
-        if not distributed.is_client(executor):
-            raise InvalidArgumentError(f"executor must be a distributed.Client (Dask), got {executor!r}")
-        if executor.status != "running":
-            raise InvalidArgumentError(f"the Dask client is {executor.status}, not running")
-        if threads != 1:
-            raise InvalidArgumentError("threads applies to local threads only; a Dask cluster's workers set their own")
+        distributed.check_executor(executor, threads != 1)
         parts = distributed.run_in_order(executor, _job, jobs, f"nardy-rollout-seed{seed}", lambda part: None)
     elif threads == 1:
         parts = [_chunk(*job) for job in jobs]

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import distributed, engine, files
-from .errors import GameOverError, InvalidArgumentError
+from .errors import GameOverError, InvalidArgumentError, check_whole
 from .position import Position
 from .rules import Rules, Variant
 from .threads import map_in_order
@@ -204,8 +204,7 @@ def simulate(
         (KeyboardInterrupt) stops every chunk within a fraction of a second.
     """
     rules = rules if isinstance(rules, Rules) else Rules(rules)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise SimulationError(f"games must be a whole number >= 0, got {games!r}")
+    check_whole(games, "games", 0, error=SimulationError)
     if policy == "net":
         from .eval import NetPolicy
 
@@ -214,27 +213,19 @@ def simulate(
         raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}, net or give a function")
     if callable(policy) and record:
         raise SimulationError("record=True needs a built-in policy")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise SimulationError(f"chunk_size must be a whole number >= 1, got {chunk_size!r}")
+    check_whole(chunk_size, "chunk_size", 1, error=SimulationError)
     engine.check_memory(games * GAME_BYTES, f"{games:,} games need {games * GAME_BYTES:,} bytes for their results "
                         f"({GAME_BYTES} a game)", "play them in parts", SimulationError)
     if executor is not None:
-        if not distributed.is_client(executor):
-            raise SimulationError(f"executor must be a distributed.Client (Dask), got {executor!r}")
-        if executor.status != "running":
-            raise SimulationError(f"the Dask client is {executor.status}, not running")
-        if threads is not None:
-            raise SimulationError("threads applies to local threads only; a Dask cluster's workers set their own")
+        distributed.check_executor(executor, threads is not None, SimulationError)
         problem = distributed.pickling_error(policy) if callable(policy) else None
         if problem:
             raise SimulationError(f"the policy function cannot be sent to the Dask workers: {problem}")
     threads = threads if threads is not None else (os.cpu_count() or 1)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise SimulationError(f"threads must be a whole number >= 1, got {threads!r}")
+    check_whole(threads, "threads", 1, error=SimulationError)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SimulationError(f"seed must be a whole number >= 0, got {seed!r}")
+    check_whole(seed, "seed", 0, error=SimulationError)
     if start is None:
         first_mover, start_view = -1, np.frombuffer(Position.start(rules.variant).to_bytes(), np.int8)
     else:
