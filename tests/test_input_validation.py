@@ -31,6 +31,9 @@ from nardy import (
     batch,
 )
 from nardy.notation import LONG_ID_PREFIX, MatchState, _encode, match_id, parse_match_id, parse_xgid, read_position, xgid
+from nardy.errors import check_whole
+from nardy.move import Step
+from nardy.race import BearoffTable
 from strategies import boards
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -194,6 +197,26 @@ def test_batch_refuses_timedelta_boards_and_rolls_which_numpy_counts_as_integers
             call(start.astype("m8"), "short")
     with pytest.raises(nardy.InvalidDiceError, match="timedelta64"):
         batch.generate(start, np.array([[6, 5]], "m8[s]"), "short")
+
+
+@pytest.mark.parametrize("unit", ["s", None])
+def test_timedelta_scalars_are_not_whole_numbers_anywhere(unit):
+    """numpy counts timedelta64 among its integers (and int() of one in seconds is a timedelta):
+    Position was a TypeError; Step, Move and the bear-off table took them as numbers."""
+    span = (lambda n: np.timedelta64(n, unit)) if unit else np.timedelta64
+    view = Position.start("short").array()
+    with pytest.raises(InvalidPositionError):
+        Position(view.astype(f"m8[{unit}]" if unit else "m8"), "short")
+    with pytest.raises(InvalidPositionError):
+        Position.from_points("short", white={6: span(5)}, black={})
+    with pytest.raises(nardy.InvalidArgumentError):
+        Step(span(8), 2)
+    with pytest.raises(nardy.InvalidArgumentError):
+        Move((span(3), 1), [])
+    with pytest.raises(nardy.InvalidArgumentError):
+        BearoffTable.counts(span(3))
+    with pytest.raises(nardy.InvalidArgumentError):
+        check_whole(span(3), "threads", 1, kinds=(int, np.integer))
 
 
 def test_text_parsers_refuse_what_is_not_text():

@@ -1,9 +1,12 @@
 """The exceptions nardy raises (the compiled core and the reference raise the same classes), and
-`quoted` and `check_whole`, which word them."""
+`quoted`, `is_whole` and `check_whole`, which word them."""
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import numpy as np
 
 
 class NardyError(Exception):
@@ -52,10 +55,16 @@ class OutOfMemoryError(NardyError, MemoryError):
     """A batch larger than the memory that can be had; the message names its rows and the bytes."""
 
 
+def is_whole(value: Any) -> bool:
+    """A whole number: an int or numpy integer, never a bool nor a numpy timedelta64 (which numpy
+    counts among its integers, and whose int() may be a datetime.timedelta)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.timedelta64))
+
+
 def check_whole(value: Any, name: str, low: int, high: int | None = None, *,
                 error: type[NardyError] = InvalidArgumentError, kinds: tuple[type, ...] = (int,)) -> None:
     """Refuse `value` unless it is a whole number of one of `kinds` (never a bool) in low..high,
     or at least `low` when `high` is None, with `error`: "{name} must be a whole number >= 1, got 0"."""
-    if isinstance(value, bool) or not isinstance(value, kinds) or value < low or (high is not None and value > high):
+    if not is_whole(value) or not isinstance(value, kinds) or value < low or (high is not None and value > high):
         bounds = f">= {low}" if high is None else f"{low}..{high}"
         raise error(f"{name} must be a whole number {bounds}, got {quoted(value)}")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InvalidArgumentError, quoted
+from .errors import InvalidArgumentError, is_whole, quoted
 
 BAR = 25
 OFF = 0
@@ -28,7 +27,7 @@ class Step:
     def __post_init__(self) -> None:
         for name in ("src", "dst"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= value <= BAR:
+            if not is_whole(value) or not 0 <= value <= BAR:
                 raise InvalidArgumentError(f"a step's {name} is a point 0..25 (0 off, 25 bar), got {quoted(value)}")
             object.__setattr__(self, name, int(value))
 
@@ -58,7 +57,7 @@ class Move:
             raise InvalidArgumentError(f"a Move is a roll (d1, d2) and up to four (from, to) steps, got "
                                        f"{quoted(dice)} and {quoted(steps)}") from None
         for d in (d1, d2):  # 0-0: a move whose roll is not known
-            if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 0 <= d <= 6:
+            if not is_whole(d) or not 0 <= d <= 6:
                 raise InvalidArgumentError(f"a Move's dice show 1..6, got {quoted(dice)}")
         if len(pieces) > 4:
             raise InvalidArgumentError(f"a Move has at most four steps, got {quoted(steps)}")

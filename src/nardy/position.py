@@ -11,12 +11,11 @@ as 26 bytes together with the variant and the colour on roll, which fixes the ab
 from __future__ import annotations
 
 import itertools
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import engine, reference
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
+from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .move import Move, Step
 from .rules import CHECKERS, Color, Rules, Variant
 from .status import Status, describe
@@ -389,7 +388,7 @@ def _variant_of(variant: Variant | str | None, rules: Rules | None) -> Variant:
 
 def _is_int(value: Any) -> bool:
     """A whole number and not a bool: the one rule for every count and point of a position."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return is_whole(value)
 
 
 def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:

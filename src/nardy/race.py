@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine, files
-from .errors import GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError
+from .errors import GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, is_whole
 from .move import Move
 from .position import Position
 from .rules import CHECKERS, Rules, Variant
@@ -86,7 +86,7 @@ class BearoffTable:
     @staticmethod
     def counts(index: int) -> tuple[int, ...]:
         """The six home counts (points 1..6) of a state."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < STATES:
+        if not is_whole(index) or not 0 <= index < STATES:
             raise InvalidArgumentError(f"a bear-off state is a whole number 0..{STATES - 1}, got {index!r}")
         return tuple(_core().board_of(int(index)))
 
@@ -384,8 +384,7 @@ def _home(counts: Sequence[int]) -> list[int]:
         values = list(counts) if not isinstance(counts, (str, bytes)) else None
     except TypeError:  # not a sequence at all
         values = None
-    if values is None or len(values) != 6 or any(isinstance(c, bool) or not isinstance(c, (int, np.integer))
-                                                 or c < 0 for c in values):
+    if values is None or len(values) != 6 or any(not is_whole(c) or c < 0 for c in values):
         raise InvalidPositionError(f"home counts are six whole numbers >= 0 (points 1..6), got {counts!r}")
     if sum(values) > CHECKERS:
         raise InvalidPositionError(f"home counts hold at most {CHECKERS} checkers, got {sum(values)} in {counts!r}")
