@@ -21,6 +21,7 @@ import pytest
 
 import nardy
 from nardy import InvalidPositionError, Position, Rules, SimulationError, engine, reference, simulate
+from nardy.rollout import rollout
 from nardy.status import Status
 
 simulate_module = importlib.import_module("nardy.simulate")  # `nardy.simulate` is the function
@@ -158,28 +159,47 @@ def test_ctrl_c_stops_simulate_and_its_worker_threads():
     assert started_here() == []
 
 
+def test_ctrl_c_stops_a_threaded_rollout_and_its_worker_threads():
+    """Each chunk plays 100,000 games (about a minute): before the chunks had a stop flag, those
+    running went on to the end in the background, and the process waited for them at exit."""
+    before = set(threading.enumerate())
+    late = interrupted_after(0.3, rollout, Position.start("short"), 200_000, chunk_size=100_000, threads=2)
+    assert late < 10
+    deadline = time.perf_counter() + 10
+    while [t for t in threading.enumerate() if t not in before] and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    assert [t for t in threading.enumerate() if t not in before] == []
+
+
 def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_leaves_nothing_broken():
     # concurrent.futures waits in threading.Condition, where a SIGINT could land between a lock's
     # release and its re-acquire: "RuntimeError: release unlocked lock" in place of the
     # KeyboardInterrupt (it failed CI once), workers left raising, and a hang at exit. The
     # interrupts here land while items are queued, taken, finished and passed on.
     result = run_python("""
-        import _thread, random, signal, threading
+        import _thread, queue, random, signal, threading, time
         from nardy.threads import map_in_order
         random.seed(1)
+        delays = queue.SimpleQueue()  # one interrupter thread (a Timer's start could take the interrupt)
+
+        def interrupter():
+            while (delay := delays.get()) is not None:
+                time.sleep(delay)
+                _thread.interrupt_main(signal.SIGINT)
+
+        threading.Thread(target=interrupter, daemon=True).start()
         outcomes = {}
         for trial in range(100):
-            timer = threading.Timer(random.uniform(0.002, 0.04), _thread.interrupt_main, (signal.SIGINT,))
-            timer.start()
             try:
+                delays.put(random.uniform(0.002, 0.04))
                 map_in_order(lambda x: x, range(300_000), 2, lambda result: None)
                 outcome = "finished"
             except KeyboardInterrupt:
                 outcome = "interrupted"
             except BaseException as exc:
                 outcome = repr(exc)
-            timer.join()
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        delays.put(None)
         print(outcomes)
     """, timeout=30)
     assert result.returncode == 0 and result.stderr == "", result.stderr[-3000:]

@@ -20,6 +20,7 @@ chunks.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,7 +93,12 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         parts = [_chunk(*job) for job in jobs]
     else:
         parts = []
-        map_in_order(_job, jobs, threads, parts.append)
+        stop = threading.Event()  # set when this thread gives up: the chunks still playing stop
+        try:
+            map_in_order(lambda job: _chunk(*job, stop=stop), jobs, threads, parts.append)
+        except BaseException:  # an interrupt (Ctrl-C) or an error
+            stop.set()
+            raise
     outcomes = np.concatenate(parts)
     eq = _equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
     return RolloutResult(tuple(float(x) for x in outcomes.mean(axis=0)), float(eq.mean()),
@@ -123,8 +129,9 @@ def _luck_direction(v: Floats) -> Floats:
 
 
 def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.SeedSequence, rules: Rules,
-           net: Net, luck: bool) -> Floats:
-    """The (luck-adjusted) outcomes of `games` games from `start`, for its side on roll."""
+           net: Net, luck: bool, stop: threading.Event | None = None) -> Floats:
+    """The (luck-adjusted) outcomes of `games` games from `start`, for its side on roll; `stop`
+    set by another thread makes it give up after the ply it is playing (its outcomes then unused)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     variant = rules.variant
     boards = np.repeat(start[None, :], games, axis=0)
@@ -135,7 +142,7 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
     index = first + np.arange(games)
     for ply in range(MAX_PLIES):
         rows = np.flatnonzero(live)
-        if rows.size == 0:
+        if rows.size == 0 or (stop is not None and stop.is_set()):
             return outcome - correction
         if ply < 2:
             dice = ORDERED_ROLLS[(index[rows] // 36 ** ply) % 36]

@@ -6,6 +6,9 @@ leave the condition's lock released, so that leaving its `with` raises "RuntimeE
 unlocked lock" in place of the KeyboardInterrupt. Here work and results pass through
 `queue.SimpleQueue`, whose `put` and `get` are single C calls that a signal interrupts cleanly.
 The one Python-level wait left is each worker's `Thread.start`, a few microseconds per thread.
+The calling thread waits for results in short turns: a SIGINT delivered to another thread, or
+one simulated by `_thread.interrupt_main`, sets Python's flag without waking a blocked `get`, and
+a chunk of work can run for minutes.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import queue
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+POLL = 0.05  # seconds: how long the calling thread waits for a result before it looks again
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -52,7 +57,10 @@ def map_in_order(function: Callable[[Item], Result], items: Sequence[Item], thre
         early: dict[int, tuple[Any, BaseException | None]] = {}  # finished before their turn
         for index in range(len(items)):
             while index not in early:
-                got, result, error = done.get()
+                try:
+                    got, result, error = done.get(timeout=POLL)
+                except queue.Empty:  # (a signal need not wake a blocked get: look again)
+                    continue
                 early[got] = (result, error)
             result, error = early.pop(index)
             if error is not None:
