@@ -327,3 +327,19 @@ def test_a_game_after_the_match_is_over_names_the_score_in_words():
     match.score[Color.WHITE] = 1
     with pytest.raises(GameOverError, match=r"^the match is over: white won, 1-0 \(White-Black\) in a 1-point match$"):
         match.new_game()
+
+
+def test_a_game_is_counted_once_and_before_the_next():
+    m = Match("short", 3, seed=1)
+    g = m.new_game()
+    g.roll_off()
+    g.resign(3, g.turn)
+    assert "game 1 over, not counted" in repr(m)
+    with pytest.raises(IllegalMoveError, match="game 1 is over but not counted: call finish_game"):
+        m.new_game()
+    m.finish_game()
+    with pytest.raises(IllegalMoveError, match="game 1 is already counted"):
+        m.finish_game()
+    assert m.score[g.result.winner] == 3 and m.winner is g.result.winner
+    with pytest.raises(IllegalMoveError, match="the current game is not over"):
+        Match("short", 3).finish_game()

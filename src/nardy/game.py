@@ -452,6 +452,7 @@ class Match:
         self.games: list[Game] = []
         self._seeds = np.random.SeedSequence(seed)
         self._crawford_done = False
+        self._counted = 0  # how many of `games` finish_game() has added to the score
 
     @property
     def winner(self) -> Color | None:
@@ -473,7 +474,8 @@ class Match:
         """The next game: its starter by `next_starter` (long: the last winner by default).
 
         `starter` names who starts a game that the rules leave to a roll-off (for a record whose
-        roll-off is not known); `dice` gives the game's dice instead of the seeded ones.
+        roll-off is not known); `dice` gives the game's dice instead of the seeded ones. The game
+        before must be over and counted by `finish_game` (`IllegalMoveError` otherwise).
         """
         if self.winner is not None:
             white, black = self.score[Color.WHITE], self.score[Color.BLACK]
@@ -481,6 +483,8 @@ class Match:
                                 f"(White-Black) in a {self.length}-point match")
         if self.games and not self.games[-1].over:
             raise IllegalMoveError("finish the current game first")
+        if self._counted < len(self.games):
+            raise IllegalMoveError(f"game {len(self.games)} is over but not counted: call finish_game() first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         forced = self.forced_starter()
         if starter is not None:
@@ -503,10 +507,13 @@ class Match:
         return game
 
     def finish_game(self) -> None:
-        """Add the finished current game's points to the score."""
+        """Add the finished current game's points to the score, once: `new_game` asks for it."""
         game = self.games[-1] if self.games else None
         if game is None or not game.over:
             raise IllegalMoveError("the current game is not over")
+        if self._counted == len(self.games):
+            raise IllegalMoveError(f"game {len(self.games)} is already counted in the score")
+        self._counted = len(self.games)
         if game.result.winner is not None:  # type: ignore[union-attr]
             self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]
 
@@ -515,6 +522,7 @@ class Match:
         score = f"White {self.score[Color.WHITE]}, Black {self.score[Color.BLACK]}"
         state = (f"{self.winner.name.capitalize()} has won" if self.winner is not None
                  else f"game {len(self.games)} in play" if self.games and not self.games[-1].over
+                 else f"game {len(self.games)} over, not counted" if self._counted < len(self.games)
                  else f"{len(self.games)} game{'s' if len(self.games) != 1 else ''} played")
         return f"<Match {self.rules.describe()}, {length}: {score}; {state}>"
 
