@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Result, Rules
@@ -343,3 +344,40 @@ def test_a_game_is_counted_once_and_before_the_next():
     assert m.score[g.result.winner] == 3 and m.winner is g.result.winner
     with pytest.raises(IllegalMoveError, match="the current game is not over"):
         Match("short", 3).finish_game()
+
+
+def test_resign_takes_a_whole_1_2_or_3_and_forfeit_what_the_files_carry():
+    from decimal import Decimal
+
+    from nardy.game import MAX_POINTS
+
+    for bad in (1.0, Decimal(2), np.float32(2), np.complex64(1), 1 + 0j, np.zeros((2, 2, 2)), "1", True, 4):
+        g = Game("short", seed=1, starter="white")
+        with pytest.raises(InvalidArgumentError, match="1, 2 or 3 points"):
+            g.resign(bad)
+        assert g.result is None
+    g = Game("short", seed=1, starter="white")
+    g.resign(np.int8(2))
+    assert g.result.points == 2 and type(g.result.points) is int and g.record[-2] == ("resign", 0, 2)
+    for bad in (MAX_POINTS + 1, 10**12, 0, 2.0, np.float64(3)):
+        g = Game("short", seed=1, starter="white")
+        with pytest.raises(InvalidArgumentError, match="a forfeit's points must be a whole number 1..999999999"):
+            g.forfeit(bad)
+    g.forfeit(np.int64(MAX_POINTS))
+    assert g.result.points == MAX_POINTS and type(g.result.points) is int
+
+
+def test_the_largest_forfeit_reads_back_from_both_formats():
+    from nardy import matfile, sgf
+    from nardy.game import MAX_POINTS
+
+    m = Match("short", 3, seed=1)
+    g = m.new_game()
+    g.roll_off()
+    if g.dice is None:
+        g.roll()
+    g.play(g.legal_moves()[0])
+    g.forfeit(MAX_POINTS)
+    m.finish_game()
+    assert matfile.read(matfile.write(m), strict=False).match.score == m.score
+    assert sgf.read(sgf.write(m), strict=False).match.score == m.score

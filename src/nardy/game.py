@@ -12,13 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, quoted
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, quoted
 from .move import Move
 from .notation import _MAX_LENGTH, MatchState, match_id, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
 Event = tuple[Any, ...]
+MAX_POINTS = 10**9 - 1  # the most a forfeit gives: match files and SGF carry numbers of 9 digits
 
 
 class _Dice:
@@ -243,8 +244,9 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if isinstance(value, bool) or value not in (1, 2, 3):
-            raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (1, 2, 3):
+            raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {quoted(value)}")
+        value = int(value)
         loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "resigned", value * self.cube_value)
@@ -253,12 +255,13 @@ class Game:
 
     def forfeit(self, points: int, by: Color | None = None) -> None:
         """`by` (default: the side to act) loses the game by forfeit or penalty: `points` go to the
-        other side whatever the game could be worth (a server's record of an abandoned match)."""
+        other side whatever the game could be worth (a server's record of an abandoned match), at
+        most `MAX_POINTS`."""
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
-            raise InvalidArgumentError(f"a forfeit gives a whole number of points, at least 1, got {points!r}")
+        check_whole(points, "a forfeit's points", 1, MAX_POINTS, kinds=(int, np.integer))
+        points = int(points)
         loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "forfeit", points)
