@@ -381,3 +381,22 @@ def test_the_largest_forfeit_reads_back_from_both_formats():
     m.finish_game()
     assert matfile.read(matfile.write(m), strict=False).match.score == m.score
     assert sgf.read(sgf.write(m), strict=False).match.score == m.score
+
+
+@pytest.mark.parametrize("seed", [1.5, "abc", -1, True, np.float64(2)])
+def test_game_and_match_check_their_seed_alike(seed):
+    for make in (lambda: Game("short", seed=seed), lambda: Match("short", 3, seed=seed)):
+        with pytest.raises(InvalidArgumentError, match=r"^seed must be a whole number >= 0, got "):
+            make()
+
+
+@pytest.mark.parametrize("cube", ["no", float("nan"), -1, 1, np.zeros((2, 2)), np.bool_(True)])
+def test_cube_is_true_false_or_none(cube):
+    with pytest.raises(InvalidArgumentError, match="cube must be True, False or None"):
+        Game("short", cube=cube)
+
+
+def test_long_nardy_has_no_cube_to_turn_on():
+    with pytest.raises(InvalidArgumentError, match="long nardy is played without the doubling cube"):
+        Game("long", cube=True)
+    assert not Game("long", cube=False).cube_enabled and Game("short", cube=False).cube_enabled is False

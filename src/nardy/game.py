@@ -22,12 +22,17 @@ Event = tuple[Any, ...]
 MAX_POINTS = 10**9 - 1  # the most a forfeit gives: match files and SGF carry numbers of 9 digits
 
 
+def _check_seed(seed: int | None) -> None:
+    """The seed of a game's or a match's dice: None (fresh entropy) or a whole number >= 0."""
+    if seed is not None:
+        check_whole(seed, "seed", 0)
+
+
 class _Dice:
     """Dice from a seeded generator, or from a list that must not run out."""
 
     def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise InvalidArgumentError(f"seed must be a whole number >= 0 or None, got {quoted(seed)}")
+        _check_seed(seed)
         try:
             self._given = None if dice is None else iter(dice)
         except TypeError:
@@ -56,7 +61,8 @@ class Result:
 
 
 class Game:
-    """One game of long or short nardy.
+    """One game of long or short nardy; `cube` (short nardy) True or False plays it with or
+    without the doubling cube, None as the rules' `cube` option says.
 
     >>> g = Game("short", seed=1)
     >>> g.roll_off() in [(w, b) for w in range(1, 7) for b in range(1, 7) if w != b]
@@ -77,6 +83,10 @@ class Game:
         cube: bool | None = None,
     ) -> None:
         self.rules = Rules.of(rules)
+        if cube is not None and not isinstance(cube, bool):
+            raise InvalidArgumentError(f"cube must be True, False or None (the rules' cube option), got {quoted(cube)}")
+        if cube and self.rules.variant is Variant.LONG:
+            raise InvalidArgumentError("cube=True: long nardy is played without the doubling cube")
         self._dice = _Dice(seed, dice)
         self.record: list[Event] = []
         self.position: Position | None = None
@@ -450,6 +460,7 @@ class Match:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), at most "
                                        f"{_MAX_LENGTH} (the Match ID's 15-bit field), got {quoted(length)}")
         self.rules = Rules.of(rules)
+        _check_seed(seed)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
         self.games: list[Game] = []
