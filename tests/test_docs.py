@@ -87,3 +87,27 @@ def test_the_options_table_is_the_one_rules_enforces() -> None:
         else:
             for v in (Variant.LONG, Variant.SHORT):
                 assert f'{v.value} `"{defaults[v]}"`' in values, (name, v)
+
+
+def readme_command_summaries() -> dict[str, str]:
+    """Each `nardy COMMAND ...` code span of README's bullets that start with one, by command."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    bullets = re.findall(r"^- `nardy .*?(?=^- |^$)", text, re.M | re.S)
+    spans: dict[str, str] = {}
+    for bullet in bullets:
+        for command, rest in re.findall(r"`nardy\s+([\w-]+)([^`]*)`", bullet):
+            spans[command] = spans.get(command, "") + rest
+    return spans
+
+
+def test_the_readme_summary_of_each_command_names_its_options() -> None:
+    parser = build_parser()
+    skip = {"--help"} | {"--" + name.replace("_", "-") for name in OPTIONS}  # the rule options: --RULE-OPTION
+    summaries = readme_command_summaries()
+    missing = []
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        for command, sub in action.choices.items():
+            options = [a.option_strings for a in sub._actions if a.option_strings and not skip & set(a.option_strings)]
+            missing += [f"{command} {names[-1]}" for names in options if command in summaries
+                        and not any(re.search(re.escape(n) + r"(?![\w-])", summaries[command]) for n in names)]
+    assert missing == []

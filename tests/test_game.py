@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from nardy import Color, Game, GameOverError, IllegalMoveError, InvalidDiceError, Match, Move, Position, Result, Rules
@@ -327,3 +328,75 @@ def test_a_game_after_the_match_is_over_names_the_score_in_words():
     match.score[Color.WHITE] = 1
     with pytest.raises(GameOverError, match=r"^the match is over: white won, 1-0 \(White-Black\) in a 1-point match$"):
         match.new_game()
+
+
+def test_a_game_is_counted_once_and_before_the_next():
+    m = Match("short", 3, seed=1)
+    g = m.new_game()
+    g.roll_off()
+    g.resign(3, g.turn)
+    assert "game 1 over, not counted" in repr(m)
+    with pytest.raises(IllegalMoveError, match="game 1 is over but not counted: call finish_game"):
+        m.new_game()
+    m.finish_game()
+    with pytest.raises(IllegalMoveError, match="game 1 is already counted"):
+        m.finish_game()
+    assert m.score[g.result.winner] == 3 and m.winner is g.result.winner
+    with pytest.raises(IllegalMoveError, match="the current game is not over"):
+        Match("short", 3).finish_game()
+
+
+def test_resign_takes_a_whole_1_2_or_3_and_forfeit_what_the_files_carry():
+    from decimal import Decimal
+
+    from nardy.game import MAX_POINTS
+
+    for bad in (1.0, Decimal(2), np.float32(2), np.complex64(1), 1 + 0j, np.zeros((2, 2, 2)), "1", True, 4):
+        g = Game("short", seed=1, starter="white")
+        with pytest.raises(InvalidArgumentError, match="1, 2 or 3 points"):
+            g.resign(bad)
+        assert g.result is None
+    g = Game("short", seed=1, starter="white")
+    g.resign(np.int8(2))
+    assert g.result.points == 2 and type(g.result.points) is int and g.record[-2] == ("resign", 0, 2)
+    for bad in (MAX_POINTS + 1, 10**12, 0, 2.0, np.float64(3)):
+        g = Game("short", seed=1, starter="white")
+        with pytest.raises(InvalidArgumentError, match="a forfeit's points must be a whole number 1..999999999"):
+            g.forfeit(bad)
+    g.forfeit(np.int64(MAX_POINTS))
+    assert g.result.points == MAX_POINTS and type(g.result.points) is int
+
+
+def test_the_largest_forfeit_reads_back_from_both_formats():
+    from nardy import matfile, sgf
+    from nardy.game import MAX_POINTS
+
+    m = Match("short", 3, seed=1)
+    g = m.new_game()
+    g.roll_off()
+    if g.dice is None:
+        g.roll()
+    g.play(g.legal_moves()[0])
+    g.forfeit(MAX_POINTS)
+    m.finish_game()
+    assert matfile.read(matfile.write(m), strict=False).match.score == m.score
+    assert sgf.read(sgf.write(m), strict=False).match.score == m.score
+
+
+@pytest.mark.parametrize("seed", [1.5, "abc", -1, True, np.float64(2)])
+def test_game_and_match_check_their_seed_alike(seed):
+    for make in (lambda: Game("short", seed=seed), lambda: Match("short", 3, seed=seed)):
+        with pytest.raises(InvalidArgumentError, match=r"^seed must be a whole number >= 0, got "):
+            make()
+
+
+@pytest.mark.parametrize("cube", ["no", float("nan"), -1, 1, np.zeros((2, 2)), np.bool_(True)])
+def test_cube_is_true_false_or_none(cube):
+    with pytest.raises(InvalidArgumentError, match="cube must be True, False or None"):
+        Game("short", cube=cube)
+
+
+def test_long_nardy_has_no_cube_to_turn_on():
+    with pytest.raises(InvalidArgumentError, match="long nardy is played without the doubling cube"):
+        Game("long", cube=True)
+    assert not Game("long", cube=False).cube_enabled and Game("short", cube=False).cube_enabled is False

@@ -345,3 +345,19 @@ def test_id_with_a_match_id_is_read_by_read_position_not_from_id():
     with pytest.raises(InvalidNotationError, match="a position ID is 14 base64 characters"):
         Position.from_id("4HPwATDgc/ABMA:QYkqASAAIAAE")
     assert read_position("4HPwATDgc/ABMA:QYkqASAAIAAE", Rules("short")) == SHORT
+
+
+def test_numpy_whole_numbers_in_a_match_state_are_read_as_ints():
+    import numpy as np
+
+    plain = MatchState(cube_value=2, cube_owner=1, on_roll=1, game_state=3, turn=1, resignation=2, dice=(5, 2),
+                       match_length=2, score=(1, 1))
+    given = MatchState(cube_value=np.int64(2), cube_owner=np.int8(1), on_roll=np.int16(1), game_state=np.int8(3),
+                       turn=np.uint8(1), resignation=np.int64(2), dice=(np.int8(5), np.int64(2)),
+                       match_length=np.int64(2), score=(np.int64(1), np.uint16(1)))
+    assert match_id(given) == match_id(plain)
+    position = Position.start("short")
+    assert xgid(position, given, np.int64(1024)) == xgid(position, plain, 1024)
+    for bad in (np.bool_(True), np.float64(2.0)):
+        with pytest.raises(InvalidNotationError, match="MatchState field match_length"):
+            match_id(MatchState(match_length=bad))

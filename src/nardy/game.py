@@ -12,21 +12,27 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, quoted
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, quoted
 from .move import Move
 from .notation import _MAX_LENGTH, MatchState, match_id, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
 Event = tuple[Any, ...]
+MAX_POINTS = 10**9 - 1  # the most a forfeit gives: match files and SGF carry numbers of 9 digits
+
+
+def _check_seed(seed: int | None) -> None:
+    """The seed of a game's or a match's dice: None (fresh entropy) or a whole number >= 0."""
+    if seed is not None:
+        check_whole(seed, "seed", 0)
 
 
 class _Dice:
     """Dice from a seeded generator, or from a list that must not run out."""
 
     def __init__(self, seed: int | None, dice: Iterable[int] | None) -> None:
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise InvalidArgumentError(f"seed must be a whole number >= 0 or None, got {quoted(seed)}")
+        _check_seed(seed)
         try:
             self._given = None if dice is None else iter(dice)
         except TypeError:
@@ -55,7 +61,8 @@ class Result:
 
 
 class Game:
-    """One game of long or short nardy.
+    """One game of long or short nardy; `cube` (short nardy) True or False plays it with or
+    without the doubling cube, None as the rules' `cube` option says.
 
     >>> g = Game("short", seed=1)
     >>> g.roll_off() in [(w, b) for w in range(1, 7) for b in range(1, 7) if w != b]
@@ -76,6 +83,10 @@ class Game:
         cube: bool | None = None,
     ) -> None:
         self.rules = Rules.of(rules)
+        if cube is not None and not isinstance(cube, bool):
+            raise InvalidArgumentError(f"cube must be True, False or None (the rules' cube option), got {quoted(cube)}")
+        if cube and self.rules.variant is Variant.LONG:
+            raise InvalidArgumentError("cube=True: long nardy is played without the doubling cube")
         self._dice = _Dice(seed, dice)
         self.record: list[Event] = []
         self.position: Position | None = None
@@ -243,8 +254,9 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if isinstance(value, bool) or value not in (1, 2, 3):
-            raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (1, 2, 3):
+            raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {quoted(value)}")
+        value = int(value)
         loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "resigned", value * self.cube_value)
@@ -253,12 +265,13 @@ class Game:
 
     def forfeit(self, points: int, by: Color | None = None) -> None:
         """`by` (default: the side to act) loses the game by forfeit or penalty: `points` go to the
-        other side whatever the game could be worth (a server's record of an abandoned match)."""
+        other side whatever the game could be worth (a server's record of an abandoned match), at
+        most `MAX_POINTS`."""
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
-            raise InvalidArgumentError(f"a forfeit gives a whole number of points, at least 1, got {points!r}")
+        check_whole(points, "a forfeit's points", 1, MAX_POINTS, kinds=(int, np.integer))
+        points = int(points)
         loser = self.turn if by is None else Color.parse(by, "by")
         self.doubled_by = self.dice = None
         self.result = Result(loser.other, "forfeit", points)
@@ -447,11 +460,13 @@ class Match:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), at most "
                                        f"{_MAX_LENGTH} (the Match ID's 15-bit field), got {quoted(length)}")
         self.rules = Rules.of(rules)
+        _check_seed(seed)
         self.length = length
         self.score = {Color.WHITE: 0, Color.BLACK: 0}
         self.games: list[Game] = []
         self._seeds = np.random.SeedSequence(seed)
         self._crawford_done = False
+        self._counted = 0  # how many of `games` finish_game() has added to the score
 
     @property
     def winner(self) -> Color | None:
@@ -473,7 +488,8 @@ class Match:
         """The next game: its starter by `next_starter` (long: the last winner by default).
 
         `starter` names who starts a game that the rules leave to a roll-off (for a record whose
-        roll-off is not known); `dice` gives the game's dice instead of the seeded ones.
+        roll-off is not known); `dice` gives the game's dice instead of the seeded ones. The game
+        before must be over and counted by `finish_game` (`IllegalMoveError` otherwise).
         """
         if self.winner is not None:
             white, black = self.score[Color.WHITE], self.score[Color.BLACK]
@@ -481,6 +497,8 @@ class Match:
                                 f"(White-Black) in a {self.length}-point match")
         if self.games and not self.games[-1].over:
             raise IllegalMoveError("finish the current game first")
+        if self._counted < len(self.games):
+            raise IllegalMoveError(f"game {len(self.games)} is over but not counted: call finish_game() first")
         seed = int(self._seeds.spawn(1)[0].generate_state(1)[0])
         forced = self.forced_starter()
         if starter is not None:
@@ -503,10 +521,13 @@ class Match:
         return game
 
     def finish_game(self) -> None:
-        """Add the finished current game's points to the score."""
+        """Add the finished current game's points to the score, once: `new_game` asks for it."""
         game = self.games[-1] if self.games else None
         if game is None or not game.over:
             raise IllegalMoveError("the current game is not over")
+        if self._counted == len(self.games):
+            raise IllegalMoveError(f"game {len(self.games)} is already counted in the score")
+        self._counted = len(self.games)
         if game.result.winner is not None:  # type: ignore[union-attr]
             self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]
 
@@ -515,6 +536,7 @@ class Match:
         score = f"White {self.score[Color.WHITE]}, Black {self.score[Color.BLACK]}"
         state = (f"{self.winner.name.capitalize()} has won" if self.winner is not None
                  else f"game {len(self.games)} in play" if self.games and not self.games[-1].over
+                 else f"game {len(self.games)} over, not counted" if self._counted < len(self.games)
                  else f"{len(self.games)} game{'s' if len(self.games) != 1 else ''} played")
         return f"<Match {self.rules.describe()}, {length}: {score}; {state}>"
 

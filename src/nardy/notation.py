@@ -16,7 +16,7 @@ import base64
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import engine
@@ -332,8 +332,9 @@ def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tu
 
 
 def _check_state(state: object) -> MatchState:
-    """`state` if it is a `MatchState` that the Match ID (and so the XGID) can carry; else
-    `InvalidArgumentError` (not a MatchState) or `InvalidNotationError` naming the field."""
+    """`state`, its whole numbers (numpy's too) as ints, if it is a `MatchState` that the Match ID
+    (and so the XGID) can carry; else `InvalidArgumentError` (not a MatchState) or
+    `InvalidNotationError` naming the field."""
     from .position import _is_int
 
     if not isinstance(state, MatchState):
@@ -358,7 +359,9 @@ def _check_state(state: object) -> MatchState:
     if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(n) and 0 <= n <= _MAX_LENGTH for n in score)):
         raise InvalidNotationError(f"MatchState field score = {quoted(score)}: it takes two scores 0..{_MAX_LENGTH}")
     _check_scores(score, state.match_length, state.game_state == 1, ("score0", "score1"), "MatchState")
-    return state
+    whole = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
+    return replace(state, **whole, dice=None if dice is None else (int(dice[0]), int(dice[1])),
+                   score=(int(score[0]), int(score[1])))
 
 
 def _listed(allowed: Sequence[object]) -> str:
@@ -372,7 +375,7 @@ def _listed(allowed: Sequence[object]) -> str:
 def match_id(state: MatchState) -> str:
     """GNU Backgammon's Match ID (12 characters): the dice high die first, and bit 67 set when
     Jacoby is *not* in use, as gnubg writes it (its manual omits that bit)."""
-    _check_state(state)
+    state = _check_state(state)
     d1, d2 = sorted(state.dice, reverse=True) if state.dice else (0, 0)
     values = {
         "cube": state.cube_value.bit_length() - 1, "owner": 3 if state.cube_owner is None else state.cube_owner,
@@ -427,6 +430,7 @@ def xgid(position: Position, state: MatchState | None = None, max_cube: int = 10
                                    f"{position.turn.name.lower()} on roll")
     if not _is_int(max_cube) or max_cube < 1 or max_cube & (max_cube - 1) or max_cube > 1 << _MAX_CUBE_LOG:
         raise InvalidArgumentError(f"max_cube is a power of two 1..{1 << _MAX_CUBE_LOG}, got {quoted(max_cube)}")
+    max_cube = int(max_cube)
     chars = ["-"] * 26
     for point, n in position.checkers(Color.WHITE).items():
         chars[point] = chr(ord("A") + n - 1)
