@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_choice, check_whole, quoted
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -165,8 +165,7 @@ class VectorEnv:
 
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         check_whole(num_envs, "num_envs", 1)
-        if observation not in OBSERVATIONS:
-            raise InvalidArgumentError(f"unknown observation {observation!r}; choose 'board' or 'features'")
+        check_choice(observation, "observation", OBSERVATIONS)
         check_whole(max_plies, "max_plies", 1, 2**31 - 1)
         _check_memory(num_envs)
         self.num_envs = num_envs
@@ -224,8 +223,8 @@ class VectorEnv:
         first: one whole number for all (slot i draws from `SeedSequence(seed).spawn(n)[i]`), or
         a list of one per slot (slot i then plays the games of a one-game environment seeded
         `seed[i]`); without, the slots' streams go on from where they are."""
-        if options:
-            raise InvalidArgumentError(f"reset takes no options, got {options!r}")
+        if options is not None and not (isinstance(options, dict) and not options):
+            raise InvalidArgumentError(f"reset takes no options (None or {{}}), got {quoted(options)}")
         seeds = None if seed is None else self._seeds(seed)
         with self._lock:
             if seeds is not None:

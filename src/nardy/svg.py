@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
 from .engine import check_dice
-from .errors import InvalidArgumentError, quoted
+from .errors import InvalidArgumentError, check_flag, is_choice, quoted
 from .move import BAR, OFF, Move
 from .position import Position, own_point
 from .rules import Color, Rules, Variant
@@ -141,9 +141,8 @@ def board(
     rolled = check_dice(dice) if dice is not None else None
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE):
         raise InvalidArgumentError(f"size is a width in pixels, a whole number 1..{MAX_SIZE}, got {quoted(size)}")
-    for name, flag in (("show_pips", show_pips), ("show_numbers", show_numbers)):
-        if not isinstance(flag, bool):
-            raise InvalidArgumentError(f"{name} is True or False, got {flag!r}")
+    check_flag(show_pips, "show_pips")
+    check_flag(show_numbers, "show_numbers")
     points = _score(score, match_length)
     players = _names(names)
     # the badge marks the side whose dice are shown: after the move, the side that played them
@@ -451,7 +450,7 @@ def _bottom(value: Color | str, name: str = "bottom") -> Color:
 
 
 def _home(value: str) -> str:
-    if value not in ("right", "left"):
+    if not is_choice(value, ("right", "left")):
         raise InvalidArgumentError(f"home is where the bottom player's home is, 'right' or 'left', got {value!r}")
     return value
 
