@@ -20,6 +20,7 @@ a generic font family and no external resources. Elements carry classes (``check
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -183,9 +184,9 @@ def _score(score: Sequence[int] | None, length: int | None) -> tuple[tuple[int, 
         return None
     if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 0):
         raise InvalidArgumentError(f"match_length is a whole number of points (0 for money), got {length!r}")
-    values = (0, 0) if score is None else tuple(score)
+    values = (0, 0) if score is None else tuple(score) if _pair(score) else ()
     if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise InvalidArgumentError(f"score is (White's, Black's) points, two whole numbers >= 0, got {score!r}")
+        raise InvalidArgumentError(f"score is (White's, Black's) points, two whole numbers >= 0, got {quoted(score)}")
     if length and max(values) >= length:
         raise InvalidArgumentError(f"score {values[0]}-{values[1]} is not below the match length {length}")
     return (values[0], values[1]), (length or 0)
@@ -194,10 +195,20 @@ def _score(score: Sequence[int] | None, length: int | None) -> tuple[tuple[int, 
 def _names(names: Sequence[str] | None) -> dict[Color, str]:
     if names is None:
         return {c: c.name.capitalize() for c in Color}
-    given = [names] if isinstance(names, str) else list(names)
+    given = list(names) if _pair(names) else []
     if len(given) != 2 or not all(isinstance(n, str) and n.strip() for n in given):
-        raise InvalidArgumentError(f"names is (White's, Black's), two non-empty strings, got {names!r}")
+        raise InvalidArgumentError(f"names is (White's, Black's), two non-empty strings, got {quoted(names)}")
+    for name in given:
+        bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff"), None)
+        if bad is not None:  # XML 1.0 forbids these (a surrogate cannot even be written as UTF-8)
+            raise InvalidArgumentError(f"names: {quoted(name)} holds U+{ord(bad):04X}: a name in an SVG "
+                                       "holds no control character or surrogate")
     return {Color.WHITE: given[0], Color.BLACK: given[1]}
+
+
+def _pair(value: object) -> bool:
+    """Whether `value` is a sequence to read two values from (a str or a number is not)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
 class _Layout:
