@@ -140,6 +140,12 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     if args.batch is not None:
+        given = ([args.position] if args.position is not None else []) + list(args.dice)
+        extra = ([f"the arguments {' '.join(given)!r}"] if given else []) + \
+            [flag for flag, on in (("--turn", args.turn is not None), ("--ids", args.ids)) if on]
+        if extra:
+            raise InvalidArgumentError(f"--batch reads every position and roll from its file, so {' and '.join(extra)} "
+                                       "cannot be given with it")
         source = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
         try:
             for group in _line_groups(source):  # each group answered and flushed before reading on
