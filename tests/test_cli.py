@@ -495,3 +495,20 @@ def test_moves_batch_refuses_a_position_dice_or_options_given_beside_it(tmp_path
     code, text = run("moves", "short", "--batch", str(path), *extra)
     err = capsys.readouterr().err
     assert code == 2 and text == "" and named in err and "cannot be given with it" in err and "Traceback" not in err
+
+
+def test_simulate_refuses_a_folder_where_no_file_can_be_made_before_playing(monkeypatch, capsys):
+    """/proc passes a permission check as root, and the write failed only after every game."""
+    import importlib
+    import os
+
+    if not os.path.isdir("/proc") or not os.access("/proc", os.W_OK):
+        pytest.skip("needs a /proc that passes a permission check (root on Linux)")
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the games were played before the output path was checked")
+
+    monkeypatch.setattr(importlib.import_module("nardy.simulate"), "simulate", must_not_run)
+    assert main(["simulate", "short", "--games", "10", "--out", "/proc/x.npz"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write '/proc/x.npz': no file can be made in '/proc'" in err and "Traceback" not in err
