@@ -485,3 +485,30 @@ def test_a_commands_options_may_come_before_between_or_after_its_positionals(arg
     """`moves long --koks true 6 5` was "unrecognized arguments: 6 5" with the top-level usage."""
     code, text = run(*argv)
     assert code == 0 and text.splitlines() == run("moves", "long", "6", "5", "--koks", "true")[1].splitlines()
+
+
+@pytest.mark.parametrize("extra, named", [(["3", "1"], "'3 1'"), (["4HPwATDgc/ABMA"], "'4HPwATDgc/ABMA'"),
+                                          (["--ids"], "--ids"), (["--turn", "black"], "--turn")])
+def test_moves_batch_refuses_a_position_dice_or_options_given_beside_it(tmp_path, capsys, extra, named):
+    path = tmp_path / "in.txt"
+    path.write_text(f"{SHORT_START} 6 5\n")
+    code, text = run("moves", "short", "--batch", str(path), *extra)
+    err = capsys.readouterr().err
+    assert code == 2 and text == "" and named in err and "cannot be given with it" in err and "Traceback" not in err
+
+
+def test_simulate_refuses_a_folder_where_no_file_can_be_made_before_playing(monkeypatch, capsys):
+    """/proc passes a permission check as root, and the write failed only after every game."""
+    import importlib
+    import os
+
+    if not os.path.isdir("/proc") or not os.access("/proc", os.W_OK):
+        pytest.skip("needs a /proc that passes a permission check (root on Linux)")
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the games were played before the output path was checked")
+
+    monkeypatch.setattr(importlib.import_module("nardy.simulate"), "simulate", must_not_run)
+    assert main(["simulate", "short", "--games", "10", "--out", "/proc/x.npz"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write '/proc/x.npz': no file can be made in '/proc'" in err and "Traceback" not in err

@@ -281,3 +281,14 @@ def test_the_gymnasium_envs_refuse_to_be_copied_rather_than_share_their_games(ma
     for call in (copy.copy, copy.deepcopy, pickle.dumps):
         with pytest.raises(InvalidArgumentError, match=f"a {type(env).__name__} cannot be copied or pickled"):
             call(env)
+
+
+@pytest.mark.parametrize("options", [[], ""])
+def test_reset_refuses_options_that_are_not_none_or_empty(options):
+    with pytest.raises(InvalidArgumentError, match="reset takes no options"):
+        NardyEnv("short").reset(options=options)
+
+
+def test_an_array_for_illegal_action_is_refused_by_nardy():
+    with pytest.raises(InvalidArgumentError, match="unknown illegal_action"):
+        NardyEnv("short", illegal_action=np.zeros(2))

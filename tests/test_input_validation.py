@@ -468,3 +468,64 @@ def test_every_path_argument_is_a_str_or_path_never_a_file_descriptor(name, path
     with pytest.raises(InvalidArgumentError, match=r"a path \(str or os.PathLike\), got "):
         call(path)
     assert capfd.readouterr() == ("", "")
+
+
+# --- choice and flag arguments: compared by type first, never by an array's truth value ----------
+
+def _choice_calls():
+    from nardy import race, svg
+    from nardy.env import VectorEnv
+    from nardy.rollout import rollout
+
+    p, boards = Position.start("short"), np.zeros((1, 26), np.int8)
+    yield lambda a: Rules("long", koks=a)
+    yield lambda a: nardy.batch.pips(boards, "short", backend=a)
+    yield lambda a: nardy.simulate("short", 2, policy=a)
+    yield lambda a: nardy.simulate("short", 2, record=a)
+    yield lambda a: race.load(rebuild=a)
+    yield lambda a: race.indices(boards, side=a)
+    yield lambda a: rollout(p, 36, ply=a)
+    yield lambda a: rollout(p, 36, luck=a)
+    yield lambda a: svg.board(p, home=a)
+    yield lambda a: svg.board(p, show_pips=a)
+    yield lambda a: VectorEnv("short", 2, observation=a)
+
+
+@pytest.mark.parametrize("value", [np.zeros(2), np.zeros((2, 2)), [1, 2]])
+def test_array_valued_choice_arguments_are_refused_by_nardy(value):
+    for call in _choice_calls():
+        with pytest.raises(NardyError) as caught:
+            call(value)
+        assert "truth value" not in str(caught.value)
+
+
+def test_flags_are_true_or_false_never_read_by_truthiness():
+    from nardy import race
+
+    with pytest.raises(nardy.SimulationError, match="record is True or False, got 'no'"):
+        nardy.simulate("short", 2, record="no")
+    with pytest.raises(InvalidArgumentError, match="rebuild is True or False, got 'no'"):
+        race.load(rebuild="no")
+    assert nardy.simulate("short", 2, seed=1, record=np.True_).games == 2
+
+
+def test_check_choice_and_check_flag_name_the_parameter_and_choices():
+    from nardy.errors import check_choice, check_flag, is_choice
+
+    check_choice("b", "mode", ("a", "b"))
+    with pytest.raises(InvalidArgumentError, match=r"unknown mode array\(\[0\., 0\.\]\); choose 'a' or 'b'"):
+        check_choice(np.zeros(2), "mode", ("a", "b"))
+    assert not is_choice(1, (True,)) and not is_choice(True, (1,)) and is_choice(None, (None, "x"))
+    assert check_flag(np.False_, "f") is False
+    with pytest.raises(InvalidArgumentError, match="f is True or False, got 1"):
+        check_flag(1, "f")
+
+
+@pytest.mark.parametrize("options", [[], "", 0, {"x": 1}])
+def test_reset_takes_no_options_but_none_or_an_empty_dict(options):
+    from nardy.env import VectorEnv
+
+    env = VectorEnv("short", 2, seed=1)
+    env.reset(options={})
+    with pytest.raises(InvalidArgumentError, match="reset takes no options"):
+        env.reset(options=options)

@@ -258,3 +258,10 @@ def test_the_threads_reported_are_those_that_played():
     assert simulate("long", 10, seed=1, threads=3, chunk_size=4).threads == 3
     assert simulate("long", 10, seed=1, threads=8, chunk_size=4).threads == 3
     assert simulate("long", 4, seed=1, threads=4, policy=lambda a: [0.0] * len(a)).threads == 1
+
+
+def test_save_speaks_of_the_api_not_of_cli_flags(tmp_path):
+    s = simulate("short", 2, seed=1)
+    with pytest.raises(SimulationError, match="cannot save a simulation to .*games.txt.*must end in .npz or .csv") as caught:
+        s.save(str(tmp_path / "games.txt"))
+    assert "--out" not in str(caught.value)

@@ -466,3 +466,22 @@ def test_size_is_bounded_and_rules_are_of_the_position_variant():
             board(p, rules=other)  # type: ignore[arg-type]
     with pytest.raises(InvalidPositionError, match="long nardy position"):
         board(Position.start("long"), rules=Rules("short"))
+
+
+@pytest.mark.parametrize("kwargs", [dict(score=3, match_length=5), dict(names=5), dict(names=("Ann\x01", "Bob")),
+                                    dict(names=("\ud800", "Bob")), dict(names=("Ann", "B\x7fob"))])
+def test_a_score_or_names_of_the_wrong_kind_or_unwritable_text_is_refused(kwargs):
+    with pytest.raises(InvalidArgumentError, match="score|names"):
+        board(Position.start("short"), **kwargs)
+
+
+def test_any_printable_name_gives_well_formed_utf8_xml():
+    svg = board(Position.start("short"), names=("Ann <é> & 名", "Bob"))
+    ET.fromstring(svg.encode("utf-8"))
+
+
+def test_diagram_refuses_what_is_not_a_position():
+    from nardy.diagram import diagram
+
+    with pytest.raises(InvalidArgumentError, match="diagram\\(\\) draws a Position, got None"):
+        diagram(None)

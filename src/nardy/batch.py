@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine, reference
-from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError, is_choice
 from .rules import CHECKERS, Rules, Variant
 
 Boards = npt.NDArray[np.int8]
@@ -115,7 +115,7 @@ def generate(
     rules = rules if type(rules) is Rules else Rules.of(rules)
     # the lean paths: C-contiguous int8 (n, 26) and (n, 2) arrays go straight to the core, which
     # checks every row; any problem is then reported by the full checks below, as before
-    lean = backend is None or backend == "cython"
+    lean = backend is None or is_choice(backend, ("cython",))
     if out is not None:
         if lean and type(out) is Workspace:  # a Workspace exists only with the core
             code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))

@@ -17,7 +17,7 @@ import numpy as np
 from . import __version__, batch, engine
 from .diagram import NUMBERS, diagram
 from .errors import InvalidArgumentError, InvalidNotationError, NardyError
-from .files import write_text, write_whole
+from .files import check_writable, write_text, write_whole
 from .notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
@@ -140,6 +140,12 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> None:
 def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     if args.batch is not None:
+        given = ([args.position] if args.position is not None else []) + list(args.dice)
+        extra = ([f"the arguments {' '.join(given)!r}"] if given else []) + \
+            [flag for flag, on in (("--turn", args.turn is not None), ("--ids", args.ids)) if on]
+        if extra:
+            raise InvalidArgumentError(f"--batch reads every position and roll from its file, so {' and '.join(extra)} "
+                                       "cannot be given with it")
         source = sys.stdin.buffer if args.batch == "-" else open(args.batch, "rb")
         try:
             for group in _line_groups(source):  # each group answered and flushed before reading on
@@ -562,16 +568,10 @@ def _progress_lines(total: int, every: float = 5.0) -> Callable[[int, int], None
 # output files: checked before the work, written whole or not at all --------------------------
 
 def _output(path: str, extensions: tuple[str, ...]) -> str:
-    """Check an output path before any work: a known extension, a writable directory, not a directory."""
+    """Check an output path before any work: a known extension, then `files.check_writable`."""
     if not path.lower().endswith(extensions):
         raise InvalidArgumentError(f"cannot write {path!r}: the file name must end in {' or '.join(extensions)}")
-    if os.path.isdir(path):
-        raise InvalidArgumentError(f"cannot write {path!r}: it is a directory")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InvalidArgumentError(f"cannot write {path!r}: no directory {folder!r}")
-    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise InvalidArgumentError(f"cannot write {path!r}: permission denied")
+    check_writable(path)
     if path.lower().endswith(".png"):
         _png_converter()
     return path

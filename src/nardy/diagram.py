@@ -9,7 +9,7 @@ numbers of the side on roll, so that they agree with the moves printed for it
 
 from __future__ import annotations
 
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, quoted
 from .position import Position, own_point
 from .rules import Color, Variant
 
@@ -41,7 +41,10 @@ def diagram(position: Position, numbers: str | Color = "mover") -> str:
     """The board as text, with each side's pips, bar and borne-off checkers beside it.
 
     `numbers` says whose point numbers label the points: the side on roll's by default.
+    Raises `InvalidArgumentError` for anything but a Position or a bad `numbers`.
     """
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"diagram() draws a Position, got {quoted(position)}")
     labeller = numbering(numbers, position.turn)
     signed = [0] * 25
     for color, sign in ((Color.WHITE, 1), (Color.BLACK, -1)):

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import reference
-from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_whole
+from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_choice, check_whole
 from .rules import Rules, Variant
 from .status import Status, describe
 
@@ -52,8 +52,7 @@ def backend_of(backend: str | None) -> str:
     """The backend to use: the given one, or the default."""
     if backend is None:
         return BACKEND
-    if backend not in BACKENDS:
-        raise InvalidArgumentError(f"unknown backend {backend!r}; choose 'cython' or 'python'")
+    check_choice(backend, "backend", BACKENDS)
     if backend == "cython" and _core is None:
         raise InvalidArgumentError("the compiled core is disabled by NARDY_PURE_PYTHON=1")
     return backend

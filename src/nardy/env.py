@@ -19,8 +19,10 @@ start position that could never be left (short nardy: both sides on the bar agai
 boards, `Status.BOTH_SHUT_OUT`) is refused with `InvalidPositionError`.
 
 Threads: an environment is stepped by one thread at a time. Calls from several threads are
-serialised by a lock (each step is whole, and memory is never corrupted), so sharing one only
-costs waiting; give each thread its own environment to run in parallel.
+serialised by one lock (each step is whole, every method and property reads the games under it,
+and memory is never corrupted), so sharing one only costs waiting; give each thread its own
+environment to run in parallel. Before `reset()` every read of the games raises "call reset()
+first".
 
 Rewards are the view of the side that moved: +points when its move won the game, -points when
 the game ended against it (long nardy with last_roll_draw: the last roll failed to draw), 0
@@ -48,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_choice, check_whole, quoted
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -163,15 +165,14 @@ class VectorEnv:
 
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         check_whole(num_envs, "num_envs", 1)
-        if observation not in OBSERVATIONS:
-            raise InvalidArgumentError(f"unknown observation {observation!r}; choose 'board' or 'features'")
+        check_choice(observation, "observation", OBSERVATIONS)
         check_whole(max_plies, "max_plies", 1, 2**31 - 1)
         _check_memory(num_envs)
         self.num_envs = num_envs
         self.observation = observation
         self.max_plies = max_plies
         self.seed = self._seeds(seed)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # reentrant: a locked method may call another
         first_mover, view = self._start(start)
         koks = self.rules.variant is Variant.LONG and self.rules.koks
         try:
@@ -222,8 +223,8 @@ class VectorEnv:
         first: one whole number for all (slot i draws from `SeedSequence(seed).spawn(n)[i]`), or
         a list of one per slot (slot i then plays the games of a one-game environment seeded
         `seed[i]`); without, the slots' streams go on from where they are."""
-        if options:
-            raise InvalidArgumentError(f"reset takes no options, got {options!r}")
+        if options is not None and not (isinstance(options, dict) and not options):
+            raise InvalidArgumentError(f"reset takes no options (None or {{}}), got {quoted(options)}")
         seeds = None if seed is None else self._seeds(seed)
         with self._lock:
             if seeds is not None:
@@ -255,8 +256,7 @@ class VectorEnv:
     def _step(self, actions: npt.ArrayLike, skip: npt.NDArray[np.bool_] | None) -> tuple[
             Any, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
         """`step`, leaving the slots where `skip` is set as they are (their actions are not read)."""
-        if not self._started:
-            raise InvalidArgumentError("call reset() before step()")
+        self._ready("step()")
         array = np.asarray(actions)
         if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
             raise InvalidArgumentError(
@@ -292,6 +292,12 @@ class VectorEnv:
             })
         return self._observations(), g.rewards.copy(), terminated, truncated, info
 
+    def _ready(self, what: str) -> Any:
+        """The core's games, once `reset` has started them (callers hold the lock)."""
+        if not self._started:
+            raise InvalidArgumentError(f"call reset() first: {what} needs the games it starts")
+        return self._games
+
     def _observations(self) -> Any:
         if self.observation == "board":
             return self._games.state.copy()
@@ -301,78 +307,94 @@ class VectorEnv:
     @property
     def afterstates(self) -> npt.NDArray[np.int8]:
         """(total, 26) int8: every slot's afterstates, slot i's at rows offsets[i]:offsets[i+1]."""
-        return _read_only(self._games.afterstates)
+        with self._lock:
+            return _read_only(self._ready("afterstates").afterstates)
 
     @property
     def offsets(self) -> npt.NDArray[np.int64]:
         """(num_envs + 1,) int64: where each slot's afterstates start in `afterstates`."""
-        return _read_only(self._games.offsets)
+        with self._lock:
+            return _read_only(self._ready("offsets").offsets)
 
     @property
     def counts(self) -> npt.NDArray[np.int64]:
         """(num_envs,) int64: each slot's number of afterstates (its actions are 0..count-1)."""
-        return np.diff(self._games.offsets)
+        with self._lock:
+            return np.diff(self._ready("counts").offsets)
 
     def afterstate_features(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """(total, 198) float32: `encode` of every afterstate, from the side that moves, the other
         side on roll; `out` as in `encode` (e.g. one array of generous size, reused every step)."""
-        return self._games.afterstate_features(_rows(out, len(self._games.afterstates), BOARD_FEATURES))
+        with self._lock:
+            games = self._ready("afterstate_features()")
+            return games.afterstate_features(_rows(out, len(games.afterstates), BOARD_FEATURES))
 
     def observation_features(self) -> npt.NDArray[np.float32]:
         """(num_envs, 210) float32: `encode` of every slot's board and dice, the mover on roll."""
-        return self._games.observation_features()
+        with self._lock:
+            return self._ready("observation_features()").observation_features()
 
     def best_actions(self, values: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """Given one number per afterstate (e.g. a value function of `afterstate_features()`),
         each slot's action with the highest (the first on ties): the greedy policy."""
         array = np.asarray(values)
-        total = len(self._games.afterstates)
-        if array.shape != (total,) or array.dtype.kind not in "iuf" or not np.isfinite(array).all():
-            raise InvalidArgumentError(f"values must be {total} finite numbers, one per afterstate, "
-                                       f"got shape {array.shape} of {array.dtype}")
-        return self._games.argmax(np.ascontiguousarray(array, np.float64))
+        with self._lock:  # the count checked is the one the core reads: no step comes between
+            games = self._ready("best_actions()")
+            total = len(games.afterstates)
+            if array.shape != (total,) or array.dtype.kind not in "iuf" or not np.isfinite(array).all():
+                raise InvalidArgumentError(f"values must be {total} finite numbers, one per afterstate, "
+                                           f"got shape {array.shape} of {array.dtype}")
+            return games.argmax(np.ascontiguousarray(array, np.float64))
 
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniform random afterstate index per slot, drawn from the slot's own stream."""
-        return self._games.sample()
+        with self._lock:
+            return self._ready("sample_actions()").sample()
 
     # the state -------------------------------------------------------------------------------------
     @property
     def boards(self) -> npt.NDArray[np.int8]:
         """(num_envs, 26) int8: each slot's board in the view of its side on roll."""
-        return _read_only(self._games.state[:, :26])
+        with self._lock:
+            return _read_only(self._ready("boards").state[:, :26])
 
     @property
     def dice(self) -> npt.NDArray[np.int8]:
         """(num_envs, 2) int8: each slot's roll for this turn, larger first."""
-        return _read_only(self._games.state[:, 26:])
+        with self._lock:
+            return _read_only(self._ready("dice").state[:, 26:])
 
     @property
     def colors(self) -> npt.NDArray[np.int8]:
         """(num_envs,) int8: the colour on roll (0 White, 1 Black)."""
-        return _read_only(self._games.colors)
+        with self._lock:
+            return _read_only(self._ready("colors").colors)
 
     @property
     def starters(self) -> npt.NDArray[np.int8]:
         """(num_envs,) int8: the colour that won each game's roll-off."""
-        return _read_only(self._games.starters)
+        with self._lock:
+            return _read_only(self._ready("starters").starters)
 
     @property
     def plies(self) -> npt.NDArray[np.int32]:
         """(num_envs,) int32: turns played so far in each slot's game (passes included)."""
-        return _read_only(self._games.plies)
+        with self._lock:
+            return _read_only(self._ready("plies").plies)
 
     @property
     def last_roll(self) -> npt.NDArray[np.bool_]:
         """(num_envs,) bool: long nardy with last_roll_draw, this turn is the other side's last roll."""
-        return _read_only(self._games.last_roll)
+        with self._lock:
+            return _read_only(self._ready("last_roll").last_roll)
 
     def position(self, i: int) -> Position:
         """Slot i's position (the side on roll's colour fixes the absolute numbering)."""
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
             raise InvalidArgumentError(f"game index must be 0..{self.num_envs - 1}, got {i!r}")
-        return Position(self._games.state[i, :26].tobytes(), self.variant, Color(int(self._games.colors[i])),
-                        validate=False)
+        with self._lock:
+            games = self._ready("position()")
+            return Position(games.state[i, :26].tobytes(), self.variant, Color(int(games.colors[i])), validate=False)
 
     def close(self) -> None:
         """Nothing to release (present for Gymnasium's interface)."""

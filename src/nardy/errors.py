@@ -1,9 +1,10 @@
 """The exceptions nardy raises (the compiled core and the reference raise the same classes), and
-`quoted`, `is_whole` and `check_whole`, which word them."""
+`quoted`, `is_whole`, `check_whole`, `check_choice` and `check_flag`, which word them."""
 
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -68,3 +69,28 @@ def check_whole(value: Any, name: str, low: int, high: int | None = None, *,
     if not is_whole(value) or not isinstance(value, kinds) or value < low or (high is not None and value > high):
         bounds = f">= {low}" if high is None else f"{low}..{high}"
         raise error(f"{name} must be a whole number {bounds}, got {quoted(value)}")
+
+
+def is_choice(value: Any, choices: Sequence[Any]) -> bool:
+    """Whether `value` is one of `choices`, compared safely: only a str, an int or None is ever
+    compared (an array or any other object is refused by its type, never asked `==`), and a bool
+    matches only a bool (True is not 1)."""
+    return (value is None or isinstance(value, (str, int))) and any(
+        value == c and isinstance(value, bool) == isinstance(c, bool) for c in choices)
+
+
+def check_choice(value: Any, name: str, choices: Sequence[Any], *,
+                 error: type[NardyError] = InvalidArgumentError) -> None:
+    """Refuse `value` unless `is_choice(value, choices)`, with `error`:
+    "unknown backend 'x'; choose 'cython' or 'python'"."""
+    if not is_choice(value, choices):
+        listed = " or ".join(map(repr, choices)) if len(choices) <= 2 else "one of " + ", ".join(map(repr, choices))
+        raise error(f"unknown {name} {quoted(value)}; choose {listed}")
+
+
+def check_flag(value: Any, name: str, *, error: type[NardyError] = InvalidArgumentError) -> bool:
+    """`value` as a bool, refusing (with `error`) anything but True or False (a numpy bool too):
+    a flag is never read by truthiness, so "no" or an array is not taken for True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} is True or False, got {quoted(value)}")
+    return bool(value)

@@ -18,6 +18,28 @@ def check_path(path: Any, what: str) -> None:
         raise InvalidArgumentError(f"{what} a path (str or os.PathLike), got {path!r}")
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a path that `write_whole` could not write: a directory, a folder
+    that does not exist, or one where no file can be made (tried: a permission check alone
+    passes for root, and on a read-only or special file system such as /proc)."""
+    check_path(path, "a file is written to")
+    target = os.fspath(path)
+    if os.path.isdir(target):
+        raise InvalidArgumentError(f"cannot write {target!r}: it is a directory")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise InvalidArgumentError(f"cannot write {target!r}: no directory {folder!r}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
+        raise InvalidArgumentError(f"cannot write {target!r}: permission denied")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".nardy-probe.")
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot write {target!r}: no file can be made in {folder!r} "
+                                   f"({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(probe)
+
+
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file

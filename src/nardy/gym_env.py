@@ -31,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("nardy.gym_env needs gymnasium: pip install 'nardy[gymnasium]'") from exc
 
 from . import engine
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, check_choice
 from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv, not_copyable
 from .rules import Color, Rules, Variant
 
@@ -75,10 +75,8 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
 
     def __init__(self, rules: Rules | Variant | str | None = None, *, variant: Variant | str | None = None,
                  max_plies: int = MAX_PLIES, illegal_action: str = "lose", render_mode: str | None = None) -> None:
-        if illegal_action not in ("lose", "raise"):
-            raise InvalidArgumentError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise InvalidArgumentError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        check_choice(illegal_action, "illegal_action", ("lose", "raise"))
+        check_choice(render_mode, "render_mode", (None, "ansi"))
         self.game = VectorEnv(_rules(rules, variant), 1, max_plies=max_plies)
         self.rules = self.game.rules
         self.illegal_action = illegal_action

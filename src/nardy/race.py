@@ -41,7 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine, files
-from .errors import GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, is_whole
+from .errors import (GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, check_choice,
+                     check_flag, is_whole)
 from .move import Move
 from .position import Position
 from .rules import CHECKERS, Rules, Variant
@@ -157,6 +158,7 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
     A table read once is reused while its file is unchanged. If the file cannot be written the
     table is still returned (its `reason` says so), with a `RuntimeWarning`, and kept for this
     process: it is not built again while the file stays missing."""
+    rebuild = check_flag(rebuild, "rebuild")
     if path is not None:
         files.check_path(path, "the table's cache is")
     path = Path(path) if path is not None else cache_path()
@@ -296,8 +298,7 @@ def indices(views: Any, *, side: str = "mover", variant: Variant | str = Variant
     from . import batch
 
     boards = batch.as_boards(views)
-    if side not in ("mover", "opponent"):
-        raise InvalidArgumentError(f"side is 'mover' or 'opponent', got {side!r}")
+    check_choice(side, "side", ("mover", "opponent"))
     variant = Variant.parse(variant)
     found = _core().indices(boards, 0 if side == "mover" else 1, 0 if variant is Variant.LONG else 1)
     bad = np.nonzero(found < 0)[0]

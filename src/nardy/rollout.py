@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import batch, distributed, engine
-from .errors import InvalidArgumentError, check_whole
+from .errors import InvalidArgumentError, check_flag, check_whole
 from .simulate import SimulationError
 from .eval import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, net_for,
                    segment_argmax)
@@ -71,10 +71,9 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     for name, value, low in (("games", games, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
                              ("seed", seed, 0)):
         check_whole(value, name, low)
-    if isinstance(ply, bool) or ply != 0 or not isinstance(ply, int):
+    if isinstance(ply, bool) or not isinstance(ply, int) or ply != 0:
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
-    if not isinstance(luck, bool):
-        raise InvalidArgumentError(f"luck is True or False, got {luck!r}")
+    check_flag(luck, "luck")
     need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
     engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
     rules = position._rules(rules)

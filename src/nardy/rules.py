@@ -6,7 +6,7 @@ import enum
 import numbers
 from typing import Any
 
-from .errors import InvalidArgumentError, InvalidRulesError
+from .errors import InvalidArgumentError, InvalidRulesError, is_choice
 from .errors import quoted as _quoted
 
 NUM_POINTS = 24
@@ -103,9 +103,9 @@ class Rules:
                 raise InvalidRulesError(
                     f"rule option {name!r} applies to {' and '.join(v.value for v in variants)} nardy only"
                 )
-            if value not in choices or type(value) is not type(choices[0]):
+            if not is_choice(value, choices) or type(value) is not type(choices[0]):
                 raise InvalidRulesError(
-                    f"rule option {name}={value!r} is not valid; choose one of {', '.join(map(repr, choices))}"
+                    f"rule option {name}={_quoted(value)} is not valid; choose one of {', '.join(map(repr, choices))}"
                 )
             values[name] = value
         for name, (variants, _, defaults) in OPTIONS.items():

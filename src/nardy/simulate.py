@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import distributed, engine, files
-from .errors import GameOverError, InvalidArgumentError, check_whole
+from .errors import GameOverError, InvalidArgumentError, check_flag, check_whole, is_choice, quoted
 from .position import Position
 from .rules import Rules, Variant
 from .threads import map_in_order
@@ -132,7 +132,7 @@ class Simulation:
             table: npt.NDArray[Any] = np.column_stack([np.asarray(c) for c in columns.values()])
             np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
         else:
-            raise SimulationError(f"--out {path!r}: write .npz or .csv")
+            raise SimulationError(f"cannot save a simulation to {quoted(path)}: the file name must end in .npz or .csv")
 
 
 def _rate(count: int, n: int) -> tuple[float, float, float]:
@@ -205,11 +205,12 @@ def simulate(
     """
     rules = rules if isinstance(rules, Rules) else Rules(rules)
     check_whole(games, "games", 0, error=SimulationError)
-    if policy == "net":
+    record = check_flag(record, "record", error=SimulationError)
+    if is_choice(policy, ("net",)):
         from .eval import NetPolicy
 
         policy = NetPolicy(rules)
-    if not callable(policy) and policy not in POLICIES:
+    if not callable(policy) and not is_choice(policy, POLICIES):
         raise SimulationError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}, net or give a function")
     if callable(policy) and record:
         raise SimulationError("record=True needs a built-in policy")

@@ -20,12 +20,13 @@ a generic font family and no external resources. Elements carry classes (``check
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
 from .engine import check_dice
-from .errors import InvalidArgumentError, quoted
+from .errors import InvalidArgumentError, check_flag, is_choice, quoted
 from .move import BAR, OFF, Move
 from .position import Position, own_point
 from .rules import Color, Rules, Variant
@@ -141,9 +142,8 @@ def board(
     rolled = check_dice(dice) if dice is not None else None
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_SIZE):
         raise InvalidArgumentError(f"size is a width in pixels, a whole number 1..{MAX_SIZE}, got {quoted(size)}")
-    for name, flag in (("show_pips", show_pips), ("show_numbers", show_numbers)):
-        if not isinstance(flag, bool):
-            raise InvalidArgumentError(f"{name} is True or False, got {flag!r}")
+    check_flag(show_pips, "show_pips")
+    check_flag(show_numbers, "show_numbers")
     points = _score(score, match_length)
     players = _names(names)
     # the badge marks the side whose dice are shown: after the move, the side that played them
@@ -184,9 +184,9 @@ def _score(score: Sequence[int] | None, length: int | None) -> tuple[tuple[int, 
         return None
     if length is not None and (isinstance(length, bool) or not isinstance(length, int) or length < 0):
         raise InvalidArgumentError(f"match_length is a whole number of points (0 for money), got {length!r}")
-    values = (0, 0) if score is None else tuple(score)
+    values = (0, 0) if score is None else tuple(score) if _pair(score) else ()
     if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise InvalidArgumentError(f"score is (White's, Black's) points, two whole numbers >= 0, got {score!r}")
+        raise InvalidArgumentError(f"score is (White's, Black's) points, two whole numbers >= 0, got {quoted(score)}")
     if length and max(values) >= length:
         raise InvalidArgumentError(f"score {values[0]}-{values[1]} is not below the match length {length}")
     return (values[0], values[1]), (length or 0)
@@ -195,10 +195,20 @@ def _score(score: Sequence[int] | None, length: int | None) -> tuple[tuple[int, 
 def _names(names: Sequence[str] | None) -> dict[Color, str]:
     if names is None:
         return {c: c.name.capitalize() for c in Color}
-    given = [names] if isinstance(names, str) else list(names)
+    given = list(names) if _pair(names) else []
     if len(given) != 2 or not all(isinstance(n, str) and n.strip() for n in given):
-        raise InvalidArgumentError(f"names is (White's, Black's), two non-empty strings, got {names!r}")
+        raise InvalidArgumentError(f"names is (White's, Black's), two non-empty strings, got {quoted(names)}")
+    for name in given:
+        bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cs") or ch in "\ufffe\uffff"), None)
+        if bad is not None:  # XML 1.0 forbids these (a surrogate cannot even be written as UTF-8)
+            raise InvalidArgumentError(f"names: {quoted(name)} holds U+{ord(bad):04X}: a name in an SVG "
+                                       "holds no control character or surrogate")
     return {Color.WHITE: given[0], Color.BLACK: given[1]}
+
+
+def _pair(value: object) -> bool:
+    """Whether `value` is a sequence to read two values from (a str or a number is not)."""
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
 class _Layout:
@@ -451,7 +461,7 @@ def _bottom(value: Color | str, name: str = "bottom") -> Color:
 
 
 def _home(value: str) -> str:
-    if value not in ("right", "left"):
+    if not is_choice(value, ("right", "left")):
         raise InvalidArgumentError(f"home is where the bottom player's home is, 'right' or 'left', got {value!r}")
     return value
 
