@@ -219,6 +219,15 @@ def test_timedelta_scalars_are_not_whole_numbers_anywhere(unit):
         check_whole(span(3), "threads", 1, kinds=(int, np.integer))
 
 
+@pytest.mark.parametrize("bad", ["x", None, 5])
+def test_position_id_takes_a_position_as_xgid_does(bad):
+    from nardy.notation import position_id
+
+    for call in (position_id, xgid):
+        with pytest.raises(nardy.InvalidArgumentError, match="takes a Position"):
+            call(bad)
+
+
 def test_text_parsers_refuse_what_is_not_text():
     for call in (Position.from_id, parse_match_id, parse_xgid, lambda t: read_position(t, Rules("short")),
                  lambda t: Position.start("short").parse_move(t, (6, 5))):

@@ -199,6 +199,10 @@ def _own_slots(view: Sequence[int], variant: Variant) -> tuple[list[int], list[i
 def position_id(position: Position) -> str:
     """Short nardy: GNU Backgammon's Position ID. Long nardy: "NL1" + W/B (on roll) + ":" + the
     same 80-bit encoding in each side's own long-nardy numbers (bar slots empty)."""
+    from .position import Position
+
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"position_id() takes a Position, got {quoted(position)}")
     theirs, mine = _own_slots(position.view(), position.variant)
     key = _encode([theirs, mine])
     if position.variant is Variant.SHORT:
