@@ -277,3 +277,29 @@ def test_a_file_may_start_with_a_utf8_byte_order_mark(tmp_path):
     path = tmp_path / "bom.mat"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert matfile.load(path).match.length == 1
+
+
+def short_game() -> Game:
+    game = Game("short", seed=1)
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.double()
+    game.drop()
+    return game
+
+
+def test_a_long_first_name_keeps_a_space_before_the_second():
+    players = ("Konstantin Konstantinopolsky", "Bob")
+    assert matfile.read(matfile.write(short_game(), players)).players == players
+    assert " Ann : 0                        Boris : 0" in matfile.write(short_game(), ("Ann", "Boris"))
+
+
+@pytest.mark.parametrize("name", ["a\rb", "a\x00b", "a\u2028b", ";Ann", " Ann", "Ann ", "a:b", "", 5, None])
+def test_a_name_that_cannot_read_back_is_refused_naming_the_player(name):
+    from nardy import sgf
+
+    with pytest.raises(InvalidArgumentError, match="player 2's name"):
+        matfile.write(short_game(), ("Ann", name))
+    if name in ("a\rb", "a\x00b", "a\u2028b", "", 5, None):
+        with pytest.raises(InvalidArgumentError, match="player 2's name"):
+            sgf.write(short_game(), ("Ann", name))

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
 from .game import Game, Match
 from .rules import OPTIONS, Color, Rules, Variant
 
@@ -87,6 +88,21 @@ def concede(game: Game, points: int, loser: Color) -> bool:
 
 # writing ------------------------------------------------------------------------------------------
 
+def one_line(text: str) -> bool:
+    """Whether `text` has no control character and no line break (what splits a line on reading)."""
+    return not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+
+def check_players(players: tuple[str, str], mat: bool) -> None:
+    """Refuse a player's name a file cannot read back as written: empty, not one line, or, in a
+    `.mat` file (`mat`), with a ':', a leading ';' or space around it (the score line's layout)."""
+    for index, name in enumerate(players, 1):
+        if not isinstance(name, str) or not name.strip() or not one_line(name) or mat and (
+                ":" in name or name.startswith(";") or name != name.strip()):
+            rule = ", without ':', a leading ';' or space around it" if mat else ""
+            raise InvalidArgumentError(f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}")
+
+
 def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
           ) -> tuple[list[Game], int, Rules, tuple[str, str], dict[str, str] | None]:
     """What a writer of match files needs: the games, the match length (0: a money session, as a
@@ -103,9 +119,7 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The `.mat` text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
-    for name in players:
-        if not isinstance(name, str) or not name.strip() or ":" in name or "\n" in name:
-            raise InvalidArgumentError(f"a player's name is a non-empty line without ':', got {name!r}")
+    check_players(players, mat=True)
     lines = []
     header = {**(tags or {}), "Variation": VARIATIONS[rules.variant]}
     changed = rules.non_defaults()
@@ -128,7 +142,7 @@ def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwar
 
 def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
     white, black = game.score
-    lines = [f" Game {number}", " " + f"{players[0]} : {white}".ljust(31) + f"{players[1]} : {black}"]
+    lines = [f" Game {number}", " " + f"{players[0]} : {white}".ljust(30) + f" {players[1]} : {black}"]
     cells = 1 if game.starter is Color.BLACK else 0  # the first action of a game Black starts is on the right
     row = "  1)".ljust(33) if cells else ""
     for color, text in _actions(game):

@@ -23,7 +23,7 @@ from typing import Any
 from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
 from .game import Game, Match
-from .matfile import MatchRecord, ReadWarning, concede, format_options, parse_options, parts
+from .matfile import MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
@@ -144,9 +144,7 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The SGF text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidArgumentError(f"a player's name is a non-empty text, got {name!r}")
+    check_players(players, mat=False)
     options = rules.non_defaults()
     options.pop("crawford" if length > 1 else "jacoby" if not length else "", None)
     out = []
