@@ -303,3 +303,22 @@ def test_a_name_that_cannot_read_back_is_refused_naming_the_player(name):
     if name in ("a\rb", "a\x00b", "a\u2028b", "", 5, None):
         with pytest.raises(InvalidArgumentError, match="player 2's name"):
             sgf.write(short_game(), ("Ann", name))
+
+
+@pytest.mark.parametrize("starter", [None, "black", "white"])
+def test_a_game_given_up_before_the_first_move_reads_back(starter):
+    from nardy import sgf
+
+    for end in ("resign", "forfeit"):
+        game = Game("short", seed=1, starter=starter)
+        if starter is None:
+            game.roll_off()
+        game.resign(2) if end == "resign" else game.forfeit(16)
+        for module in (matfile, sgf):
+            back = module.read(module.write(game), strict=end == "resign").games[0]
+            assert (back.starter, back.result, back.history()) == (game.starter, game.result, game.history())
+    game = Game("short", seed=1, starter="white")
+    game.resign(1, by="black")
+    for module in (matfile, sgf):
+        with pytest.raises(InvalidArgumentError, match="game 1: white starts it and wins it before the first move"):
+            module.write(game)

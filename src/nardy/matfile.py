@@ -112,6 +112,11 @@ def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dic
         players, tags = match.players, {**match.tags, **(tags or {})}
         match = match.match
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
+    for number, game in enumerate(games, 1):
+        unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
+        if unplayed and game.result is not None and game.result.winner is game.starter:
+            raise InvalidArgumentError(f"game {number}: {game.starter.name.lower()} starts it and wins it before the first "
+                                       f"move: a match file says only who gave up, and reads that side as the starter")
     return games, length, match.rules, players, tags
 
 
@@ -144,7 +149,7 @@ def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
     white, black = game.score
     lines = [f" Game {number}", " " + f"{players[0]} : {white}".ljust(30) + f" {players[1]} : {black}"]
     cells = 1 if game.starter is Color.BLACK else 0  # the first action of a game Black starts is on the right
-    row = "  1)".ljust(33) if cells else ""
+    row = "  1)".ljust(33) if cells and any(kind not in ("resign", "forfeit") for _, kind, _ in game.history()) else ""
     for color, text in _actions(game):
         if cells % 2 == 0:
             row = f"{cells // 2 + 1:3d}) {text:<27} "
@@ -502,10 +507,11 @@ class _Reader:
             raise InvalidNotationError("beavers are not part of the rules nardy plays")
         game = self.game
         if game is None:
-            if action.kind in ("wins", "draw"):
-                raise IllegalMoveError("a result before any play")
+            if action.kind == "draw":
+                raise IllegalMoveError("a draw before any play")
             self.rolled_off = self.match.forced_starter() is None
-            game = self.game = self.match.new_game(starter=column, dice=self.dice)
+            # a win before any play: the loser gave up on its first turn, so it started the game
+            game = self.game = self.match.new_game(starter=column.other if action.kind == "wins" else column, dice=self.dice)
             self.cells = int(game.starter is Color.BLACK)  # Black starts: the first row's left cell is empty
         if self.shown_roll is not None and action.kind != "wins":
             self._forced(action)

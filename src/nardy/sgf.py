@@ -321,13 +321,12 @@ class _Reader:
                 if name not in ("W", "B"):
                     continue  # analysis, comments, dice set-up: not part of the play
                 column = Color.WHITE if name == "W" else Color.BLACK
-                if game is None:
-                    self.rolled_off = match.forced_starter() is None  # the starter won a roll-off
-                    game = match.new_game(starter=column, dice=dice)
-                    if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
-                        self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
-                        game.crawford_game = root.crawford_game
+                game = game or self._new_game(root, column, dice)
                 self._act(game, column, values[0].strip(), dice)
+        winner = (root.result or "").strip()[:1]
+        if game is None and winner in ("W", "B"):  # the loser gave up on its first turn, so it started the game
+            self.node = 1
+            game = self._new_game(root, Color.BLACK if winner == "W" else Color.WHITE, dice)
         if game is None:
             if index != self.game_count:
                 raise IllegalMoveError("a game with no play")
@@ -341,6 +340,16 @@ class _Reader:
 
     game_count = 0
     rolled_off = True
+
+    def _new_game(self, root: _Root, starter: Color, dice: list[int]) -> Game:
+        match = self.match
+        assert match is not None
+        self.rolled_off = match.forced_starter() is None  # the starter won a roll-off
+        game = match.new_game(starter=starter, dice=dice)
+        if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
+            self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
+            game.crawford_game = root.crawford_game
+        return game
 
     def _act(self, game: Game, column: Color, value: str, dice: list[int]) -> None:
         if column is not game.turn:
