@@ -322,3 +322,20 @@ def test_a_game_given_up_before_the_first_move_reads_back(starter):
     for module in (matfile, sgf):
         with pytest.raises(InvalidArgumentError, match="game 1: white starts it and wins it before the first move"):
             module.write(game)
+
+
+def test_readers_take_rules_as_rules_of_does_and_refuse_text_that_is_not_str(tmp_path):
+    from nardy import Variant, sgf
+
+    game = short_game()
+    path = tmp_path / "game.mat"
+    matfile.dump(game, path)
+    for rules in ("short", Variant.SHORT, Rules("short")):
+        assert matfile.read(matfile.write(game), rules).rules == Rules("short")
+        assert matfile.load(path, rules).rules == Rules("short")
+        assert sgf.read(sgf.write(game), rules).rules == Rules("short")
+    with pytest.raises(InvalidArgumentError, match="rules must be"):
+        matfile.read(matfile.write(game), 5)
+    for text in (None, 3, 2.5, b"x"):
+        with pytest.raises(InvalidArgumentError, match="a match file is text"):
+            matfile.read(text)

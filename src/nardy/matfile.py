@@ -206,7 +206,7 @@ class ReadWarning:
         return f"{where}: {self.message}"
 
 
-def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """The match a `.mat` text holds, every game replayed and checked against the rules.
 
     `rules`, if given, are the rules the file is played with: they fill in what its header
@@ -221,12 +221,14 @@ def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> Match
     a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
     must agree with the file's next score line.
     """
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
     if len(text) > MAX_SIZE:
         raise InvalidNotationError(f"the match text has {len(text)} characters; at most {MAX_SIZE} are read")
-    return _Reader(rules, strict).read(text)
+    return _Reader(None if rules is None else Rules.of(rules), strict).read(text)
 
 
-def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed)."""
     files.check_path(path, "a match file is read from")
     try:
@@ -348,8 +350,6 @@ class _Reader:
         self.cells = 0  # the current game's actions so far, counting an empty left cell when Black starts
 
     def read(self, text: str) -> MatchRecord:
-        if not isinstance(text, str):
-            raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
         for self.line, raw in enumerate(text.splitlines(), 1):
             try:
                 if len(raw) > MAX_LINE:

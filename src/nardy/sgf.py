@@ -191,17 +191,17 @@ def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwar
 
 # reading ------------------------------------------------------------------------------------------
 
-def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """The match an SGF text holds, every game replayed and checked against the rules.
 
     Errors and `strict` as in `matfile.read`; a warning's `line` is the node's number in its
     game tree (the root is node 1).
     """
     trees = parse(text)
-    return _Reader(rules, strict).read(trees)
+    return _Reader(None if rules is None else Rules.of(rules), strict).read(trees)
 
 
-def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """Read an SGF file (see `read`)."""
     files.check_path(path, "an SGF file is read from")
     try:
