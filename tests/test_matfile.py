@@ -339,3 +339,33 @@ def test_readers_take_rules_as_rules_of_does_and_refuse_text_that_is_not_str(tmp
     for text in (None, 3, 2.5, b"x"):
         with pytest.raises(InvalidArgumentError, match="a match file is text"):
             matfile.read(text)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((None,), "match must be"), ((Match("short", 1), ()), "players must be two names"),
+    ((Match("short", 1), {}), "players must be two names"), ((Match("short", 1), None), "players must be two names"),
+    ((Match("short", 1), ("A", "B"), {5: "x"}), "a tag is a name"), ((Match("short", 1), ("A", "B"), {"Event": 5}), "a tag is a name"),
+    ((Match("short", 1), ("A", "B"), ["Event"]), "tags must be a dict"),
+    ((Match("short", 3), ("A", "B"), {"Rules": "koks=true"}), "the Rules tag is written from the rules"),
+    ((Match("short", 3), ("A", "B"), {"Variation": "LongNardy"}), "the Variation tag is written from the rules"),
+])
+def test_writers_refuse_bad_arguments_naming_them(args, message):
+    from nardy import sgf
+
+    for module in (matfile, sgf):
+        with pytest.raises(InvalidArgumentError, match=message):
+            module.write(*args)
+
+
+def test_sgf_keeps_every_tag():
+    from nardy import sgf
+
+    tags = {"My Tag": "x]y", "Event": "Final", "Site": "a:b", "EventDate": "2026.12.01"}
+    assert sgf.read(sgf.write(short_game(), ("A", "B"), tags)).tags == tags
+    assert matfile.read(matfile.write(short_game(), ("A", "B"), tags)).tags == tags
+    with pytest.raises(InvalidArgumentError, match="the EventDate tag's value cannot be written to SGF"):
+        sgf.write(short_game(), ("A", "B"), {"EventDate": "2026-12-01"})
+    with pytest.raises(InvalidArgumentError, match="the Event tag's value cannot be written to SGF"):
+        sgf.write(short_game(), ("A", "B"), {"Event": "a\rb"})
+    with pytest.raises(InvalidNotationError, match=r"NT\[x\] is not a new tag"):
+        sgf.read(sgf.write(short_game()).replace("PW[", "NT[x]PW["))

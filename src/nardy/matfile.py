@@ -33,6 +33,8 @@ from .game import Game, Match
 from .rules import OPTIONS, Color, Rules, Variant
 
 VARIATIONS = {Variant.SHORT: "Backgammon", Variant.LONG: "LongNardy"}
+TAG_NAME = r"[A-Za-z][\w ]*"
+RULE_TAGS = ("Variation", "Rules", "Crawford", "Jacoby")  # tags the rules are read from (and written to)
 RIGHT_COLUMN = 20  # an action starting at this character or later is the second player's
 
 
@@ -108,9 +110,20 @@ def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dic
     """What a writer of match files needs: the games, the match length (0: a money session, as a
     single game is written), the rules, the players and the tags (a `MatchRecord`'s own, with
     `tags` over them)."""
+    if not isinstance(match, (Match, Game, MatchRecord)):
+        raise InvalidArgumentError(f"match must be a Match, a Game or a MatchRecord, got {quoted(match)}")
+    if tags is not None and not isinstance(tags, dict):
+        raise InvalidArgumentError(f"tags must be a dict of tag names to text, got {quoted(tags)}")
     if isinstance(match, MatchRecord):
         players, tags = match.players, {**match.tags, **(tags or {})}
         match = match.match
+    for tag, value in (tags or {}).items():
+        if not isinstance(tag, str) or not re.fullmatch(TAG_NAME, tag) or not isinstance(value, str):
+            raise InvalidArgumentError(f"a tag is a name of letters, digits, '_' and spaces and a text, got {quoted(tag)}: {quoted(value)}")
+        if tag in RULE_TAGS:
+            raise InvalidArgumentError(f"the {tag} tag is written from the rules, not from tags")
+    if not isinstance(players, (tuple, list)) or len(players) != 2:
+        raise InvalidArgumentError(f"players must be two names, got {quoted(players)}")
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
     for number, game in enumerate(games, 1):
         unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
@@ -131,8 +144,8 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     if changed:
         header["Rules"] = format_options(changed)
     for tag, value in header.items():
-        if not re.fullmatch(r"[A-Za-z][\w ]*", tag) or not isinstance(value, str) or "\n" in value:
-            raise InvalidArgumentError(f"a header tag is a word and a one-line value, got {tag!r}: {value!r}")
+        if not one_line(value):
+            raise InvalidArgumentError(f"the {tag} tag's value is one line of text, got {quoted(value)}")
         lines.append(f'; [{tag} "{value}"]')
     lines += ["", f" {length} point match", ""]
     for number, game in enumerate(games, 1):
@@ -311,7 +324,7 @@ def _tag(stripped: str) -> tuple[str, str] | None:
     if quote < 1 or not inner.endswith('"') or quote == len(inner) - 1:
         return None
     name = inner[:quote].strip()
-    if not re.fullmatch(r"[A-Za-z][\w ]*", name) or not inner[quote - 1].isspace():
+    if not re.fullmatch(TAG_NAME, name) or not inner[quote - 1].isspace():
         return None
     return name, inner[quote + 1:-1]
 

@@ -17,17 +17,18 @@ same `strict` switch and warnings.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from . import __version__, files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
 from .game import Game, Match
-from .matfile import MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
+from .matfile import TAG_NAME, MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
-VARIANT_PROPERTY, RULES_PROPERTY = "NV", "NR"
+VARIANT_PROPERTY, RULES_PROPERTY, TAGS_PROPERTY = "NV", "NR", "NT"
 LONG = "LongNardy"
 MAX_SIZE = 50_000_000  # characters: a bigger text is refused before parsing
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
@@ -145,6 +146,10 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     """The SGF text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
     check_players(players, mat=False)
+    tags = tags or {}
+    for tag, value in tags.items():
+        if "\r" in value or tag == "EventDate" and "-" in value:  # "\r" is a newline on loading; DT writes "." as "-"
+            raise InvalidArgumentError(f"the {tag} tag's value cannot be written to SGF as it is: {quoted(value)}")
     options = rules.non_defaults()
     options.pop("crawford" if length > 1 else "jacoby" if not length else "", None)
     out = []
@@ -154,9 +159,12 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
                 f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]"]
         if number == 0:
             for prop, tag in _TAGS.items():
-                if tags and tag in tags:
+                if tag in tags:
                     value = tags[tag].replace(".", "-") if prop == "DT" else tags[tag]
                     head.append(f"{prop}[{_escape(value)}]")
+            others = [f"[{_escape(tag)}:{_escape(value)}]" for tag, value in tags.items() if tag not in _TAGS.values()]
+            if others:
+                head.append(TAGS_PROPERTY + "".join(others))
         if rules.variant is Variant.LONG:
             head.append(f"{VARIANT_PROPERTY}[{LONG}]")
         if options:
@@ -290,6 +298,11 @@ class _Reader:
             for prop, tag in _TAGS.items():
                 if prop in props:
                     self.tags[tag] = props[prop][0].replace("-", ".") if prop == "DT" else props[prop][0]
+            for value in props.get(TAGS_PROPERTY, []):
+                tag, colon, text = value.partition(":")
+                if not colon or not re.fullmatch(TAG_NAME, tag) or tag in self.tags:
+                    raise InvalidNotationError(f"{TAGS_PROPERTY}[{value[:60]}] is not a new tag as [name:value]")
+                self.tags[tag] = text
         return root
 
     def _game(self, nodes: list[Node], index: int) -> None:
