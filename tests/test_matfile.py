@@ -369,3 +369,13 @@ def test_sgf_keeps_every_tag():
         sgf.write(short_game(), ("A", "B"), {"Event": "a\rb"})
     with pytest.raises(InvalidNotationError, match=r"NT\[x\] is not a new tag"):
         sgf.read(sgf.write(short_game()).replace("PW[", "NT[x]PW["))
+
+
+@pytest.mark.parametrize("line", ['; [Event "Test"', "; [Event Test]", ";[Event]"])
+def test_a_broken_tag_line_is_an_error_when_strict_and_a_warning_when_lenient(line):
+    text = line + "\n" + matfile.write(short_game())
+    with pytest.raises(InvalidNotationError, match="line 1: skipped a broken tag line"):
+        matfile.read(text)
+    record = matfile.read(text, strict=False)
+    assert "Event" not in record.tags and "broken tag line" in record.warnings[0].message
+    assert matfile.read("; a comment [x]\n" + matfile.write(short_game())).warnings == []

@@ -382,10 +382,10 @@ class _Reader:
     def _where(self) -> str:
         return f"game {self.number}, line {self.line}" if self.number else f"line {self.line}"
 
-    def _tolerate(self, message: str) -> None:
+    def _tolerate(self, message: str, error: type[NardyError] = IllegalMoveError) -> None:
         """A deviation: an error when strict, else a warning."""
         if self.strict:
-            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+            raise error(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.number, self.line, message))
 
     def _line(self, raw: str) -> None:
@@ -396,6 +396,8 @@ class _Reader:
             tag = _tag(stripped)
             if tag and self.match is None:
                 self.tags[tag[0]] = tag[1]
+            elif not tag and stripped[1:].lstrip().startswith("["):
+                self._tolerate(f"skipped a broken tag line (a tag is '; [Name \"value\"]'): {stripped[:60]!r}", InvalidNotationError)
             return
         words = stripped.split()
         if len(words) == 3 and words[1:] == ["point", "match"]:

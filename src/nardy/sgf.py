@@ -31,6 +31,8 @@ from .rules import Color, Rules, Variant
 VARIANT_PROPERTY, RULES_PROPERTY, TAGS_PROPERTY = "NV", "NR", "NT"
 LONG = "LongNardy"
 MAX_SIZE = 50_000_000  # characters: a bigger text is refused before parsing
+_MATCH_INFO = {"length": "the match length", "game": "the game number", "ws": "a score", "bs": "a score"}
+_RULES = ("Crawford", "Crawford:CrawfordGame", "Jacoby")  # the RU values gnubg writes and reads
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
 
 Node = list[tuple[str, list[str]]]
@@ -248,9 +250,9 @@ class _Reader:
         self.game_number = 0
         self.node = 0
 
-    def _tolerate(self, message: str) -> None:
+    def _tolerate(self, message: str, error: type[NardyError] = IllegalMoveError) -> None:
         if self.strict:
-            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+            raise error(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.game_number, self.node, message))
 
     def read(self, trees: list[list[Node]]) -> MatchRecord:
@@ -267,19 +269,28 @@ class _Reader:
     def _root(self, node: Node, first: bool) -> _Root:
         root = _Root()
         props = {name: values for name, values in node}
-        if props.get("GM", ["6"])[0].strip() != "6":
+        if "GM" not in props:
+            self._tolerate("the root has no GM[6]: read as backgammon", InvalidNotationError)
+        elif props["GM"][0].strip() != "6":
             raise InvalidNotationError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])")
+        seen = set()
         for value in props.get("MI", []):
             key, _, number = value.partition(":")
+            if key not in _MATCH_INFO or key in seen:
+                self._tolerate(f"skipped MI[{value[:40]}]: MI holds length:, game:, ws: and bs: once each", InvalidNotationError)
+                continue
+            seen.add(key)
+            score = _number(number, _MATCH_INFO[key])
             if key == "length":
-                root.length = _number(number, "the match length")
+                root.length = score
             elif key == "game":
-                root.number = _number(number, "the game number")
-            elif key in ("ws", "bs"):
-                score = _number(number, "a score")
+                root.number = score
+            else:
                 root.score = (score, root.score[1]) if key == "ws" else (root.score[0], score)
         root.players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
         ru = props.get("RU", [""])[0]
+        if "RU" in props and ru not in _RULES:
+            self._tolerate(f"RU[{ru[:40]}] is none of RU[{'], RU['.join(_RULES)}]: read as no rule", InvalidNotationError)
         variant = Variant.SHORT
         if VARIANT_PROPERTY in props:
             if props[VARIANT_PROPERTY][0] != LONG:
