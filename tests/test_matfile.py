@@ -268,7 +268,7 @@ def test_a_text_larger_than_max_size_is_refused_and_dev_zero_does_not_hang(tmp_p
     if os.path.exists("/dev/zero"):
         link = tmp_path / "zero.mat"
         link.symlink_to("/dev/zero")
-        with pytest.raises(InvalidNotationError, match=f"at most {matfile.MAX_SIZE} are read"):
+        with pytest.raises(InvalidArgumentError, match="is not a regular file"):  # a device is not read at all
             matfile.load(link)
 
 
@@ -379,3 +379,31 @@ def test_a_broken_tag_line_is_an_error_when_strict_and_a_warning_when_lenient(li
     record = matfile.read(text, strict=False)
     assert "Event" not in record.tags and "broken tag line" in record.warnings[0].message
     assert matfile.read("; a comment [x]\n" + matfile.write(short_game())).warnings == []
+
+
+def test_loads_read_only_regular_files_and_refuse_a_nul_in_the_path(tmp_path):
+    """A FIFO named like a match file blocked `load` and `nardy replay DIR/` for ever."""
+    import os
+
+    from nardy import sgf
+    from nardy.cli import main
+    from nardy.eval import Net
+
+    fifo = tmp_path / "pipe.mat"
+    os.mkfifo(fifo)
+    for load in (matfile.load, sgf.load, Net.load):
+        with pytest.raises(InvalidArgumentError, match="pipe.mat' is not a regular file"):
+            load(fifo)
+        with pytest.raises(InvalidArgumentError, match="is not a regular file"):
+            load(tmp_path)
+        with pytest.raises(InvalidArgumentError, match="a path has no NUL character"):
+            load("a\x00b")
+    assert main(["replay", str(tmp_path)]) == 2
+
+
+def test_sgf_load_accepts_a_utf8_byte_order_mark_as_matfile_load_does(tmp_path):
+    from nardy import sgf
+
+    path = tmp_path / "bom.sgf"
+    path.write_bytes(b"\xef\xbb\xbf" + sgf.write(short_game()).encode())
+    assert sgf.load(path).games[0].result == short_game().result

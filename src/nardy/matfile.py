@@ -242,14 +242,9 @@ def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool 
 
 
 def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
-    """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed)."""
-    files.check_path(path, "a match file is read from")
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read(MAX_SIZE + 1)
-    except UnicodeDecodeError as exc:
-        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    return read(text, rules, strict=strict)
+    """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed; a FIFO, a
+    device or a directory is an `InvalidArgumentError`)."""
+    return read(files.read_text(path, "a match file is read from", MAX_SIZE), rules, strict=strict)
 
 
 def _number(text: str, what: str) -> int:

@@ -212,14 +212,9 @@ def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool 
 
 
 def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
-    """Read an SGF file (see `read`)."""
-    files.check_path(path, "an SGF file is read from")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(MAX_SIZE + 1)
-    except UnicodeDecodeError as exc:
-        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    return read(text, rules, strict=strict)
+    """Read an SGF file (see `read`; as `matfile.load`, a byte order mark is allowed, and only a
+    regular file is read)."""
+    return read(files.read_text(path, "an SGF file is read from", MAX_SIZE), rules, strict=strict)
 
 
 @dataclass
