@@ -268,7 +268,7 @@ def test_a_text_larger_than_max_size_is_refused_and_dev_zero_does_not_hang(tmp_p
     if os.path.exists("/dev/zero"):
         link = tmp_path / "zero.mat"
         link.symlink_to("/dev/zero")
-        with pytest.raises(InvalidNotationError, match=f"at most {matfile.MAX_SIZE} are read"):
+        with pytest.raises(InvalidArgumentError, match="is not a regular file"):  # a device is not read at all
             matfile.load(link)
 
 
@@ -277,3 +277,133 @@ def test_a_file_may_start_with_a_utf8_byte_order_mark(tmp_path):
     path = tmp_path / "bom.mat"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode())
     assert matfile.load(path).match.length == 1
+
+
+def short_game() -> Game:
+    game = Game("short", seed=1)
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.double()
+    game.drop()
+    return game
+
+
+def test_a_long_first_name_keeps_a_space_before_the_second():
+    players = ("Konstantin Konstantinopolsky", "Bob")
+    assert matfile.read(matfile.write(short_game(), players)).players == players
+    assert " Ann : 0                        Boris : 0" in matfile.write(short_game(), ("Ann", "Boris"))
+
+
+@pytest.mark.parametrize("name", ["a\rb", "a\x00b", "a\u2028b", ";Ann", " Ann", "Ann ", "a:b", "", 5, None])
+def test_a_name_that_cannot_read_back_is_refused_naming_the_player(name):
+    from nardy import sgf
+
+    with pytest.raises(InvalidArgumentError, match="player 2's name"):
+        matfile.write(short_game(), ("Ann", name))
+    if name in ("a\rb", "a\x00b", "a\u2028b", "", 5, None):
+        with pytest.raises(InvalidArgumentError, match="player 2's name"):
+            sgf.write(short_game(), ("Ann", name))
+
+
+@pytest.mark.parametrize("starter", [None, "black", "white"])
+def test_a_game_given_up_before_the_first_move_reads_back(starter):
+    from nardy import sgf
+
+    for end in ("resign", "forfeit"):
+        game = Game("short", seed=1, starter=starter)
+        if starter is None:
+            game.roll_off()
+        game.resign(2) if end == "resign" else game.forfeit(16)
+        for module in (matfile, sgf):
+            back = module.read(module.write(game), strict=end == "resign").games[0]
+            assert (back.starter, back.result, back.history()) == (game.starter, game.result, game.history())
+    game = Game("short", seed=1, starter="white")
+    game.resign(1, by="black")
+    for module in (matfile, sgf):
+        with pytest.raises(InvalidArgumentError, match="game 1: white starts it and wins it before the first move"):
+            module.write(game)
+
+
+def test_readers_take_rules_as_rules_of_does_and_refuse_text_that_is_not_str(tmp_path):
+    from nardy import Variant, sgf
+
+    game = short_game()
+    path = tmp_path / "game.mat"
+    matfile.dump(game, path)
+    for rules in ("short", Variant.SHORT, Rules("short")):
+        assert matfile.read(matfile.write(game), rules).rules == Rules("short")
+        assert matfile.load(path, rules).rules == Rules("short")
+        assert sgf.read(sgf.write(game), rules).rules == Rules("short")
+    with pytest.raises(InvalidArgumentError, match="rules must be"):
+        matfile.read(matfile.write(game), 5)
+    for text in (None, 3, 2.5, b"x"):
+        with pytest.raises(InvalidArgumentError, match="a match file is text"):
+            matfile.read(text)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((None,), "match must be"), ((Match("short", 1), ()), "players must be two names"),
+    ((Match("short", 1), {}), "players must be two names"), ((Match("short", 1), None), "players must be two names"),
+    ((Match("short", 1), ("A", "B"), {5: "x"}), "a tag is a name"), ((Match("short", 1), ("A", "B"), {"Event": 5}), "a tag is a name"),
+    ((Match("short", 1), ("A", "B"), ["Event"]), "tags must be a dict"),
+    ((Match("short", 3), ("A", "B"), {"Rules": "koks=true"}), "the Rules tag is written from the rules"),
+    ((Match("short", 3), ("A", "B"), {"Variation": "LongNardy"}), "the Variation tag is written from the rules"),
+])
+def test_writers_refuse_bad_arguments_naming_them(args, message):
+    from nardy import sgf
+
+    for module in (matfile, sgf):
+        with pytest.raises(InvalidArgumentError, match=message):
+            module.write(*args)
+
+
+def test_sgf_keeps_every_tag():
+    from nardy import sgf
+
+    tags = {"My Tag": "x]y", "Event": "Final", "Site": "a:b", "EventDate": "2026.12.01"}
+    assert sgf.read(sgf.write(short_game(), ("A", "B"), tags)).tags == tags
+    assert matfile.read(matfile.write(short_game(), ("A", "B"), tags)).tags == tags
+    with pytest.raises(InvalidArgumentError, match="the EventDate tag's value cannot be written to SGF"):
+        sgf.write(short_game(), ("A", "B"), {"EventDate": "2026-12-01"})
+    with pytest.raises(InvalidArgumentError, match="the Event tag's value cannot be written to SGF"):
+        sgf.write(short_game(), ("A", "B"), {"Event": "a\rb"})
+    with pytest.raises(InvalidNotationError, match=r"NT\[x\] is not a new tag"):
+        sgf.read(sgf.write(short_game()).replace("PW[", "NT[x]PW["))
+
+
+@pytest.mark.parametrize("line", ['; [Event "Test"', "; [Event Test]", ";[Event]"])
+def test_a_broken_tag_line_is_an_error_when_strict_and_a_warning_when_lenient(line):
+    text = line + "\n" + matfile.write(short_game())
+    with pytest.raises(InvalidNotationError, match="line 1: skipped a broken tag line"):
+        matfile.read(text)
+    record = matfile.read(text, strict=False)
+    assert "Event" not in record.tags and "broken tag line" in record.warnings[0].message
+    assert matfile.read("; a comment [x]\n" + matfile.write(short_game())).warnings == []
+
+
+def test_loads_read_only_regular_files_and_refuse_a_nul_in_the_path(tmp_path):
+    """A FIFO named like a match file blocked `load` and `nardy replay DIR/` for ever."""
+    import os
+
+    from nardy import sgf
+    from nardy.cli import main
+    from nardy.eval import Net
+
+    fifo = tmp_path / "pipe.mat"
+    os.mkfifo(fifo)
+    for load in (matfile.load, sgf.load, Net.load):
+        with pytest.raises(InvalidArgumentError, match="pipe.mat' is not a regular file"):
+            load(fifo)
+        with pytest.raises(InvalidArgumentError, match="is not a regular file"):
+            load(tmp_path)
+        with pytest.raises(InvalidArgumentError, match="a path has no NUL character"):
+            load("a\x00b")
+    assert main(["replay", str(tmp_path)]) == 2
+
+
+def test_sgf_load_accepts_a_utf8_byte_order_mark_as_matfile_load_does(tmp_path):
+    from nardy import sgf
+
+    path = tmp_path / "bom.sgf"
+    path.write_bytes(b"\xef\xbb\xbf" + sgf.write(short_game()).encode())
+    assert sgf.load(path).games[0].result == short_game().result

@@ -251,3 +251,28 @@ def test_gnubg_loads_the_sgf_nardy_writes(rules, length, seed, tmp_path):
 def test_gnubg_exports_in_the_test_data_read_as_sgf_after_conversion():
     record = matfile.load(DATA / "gnubg-export-1.mat")
     same_games(record.match, sgf.read(sgf.write(record)).match)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("MI[length:3]", "MI[length3]", r"skipped MI\[length3\]"), ("MI[length:3]", "MI[]", r"skipped MI\[\]"),
+    ("MI[length:3]", "MI[length:3][length:5]", r"skipped MI\[length:5\]"),
+    ("RU[Crawford]", "RU[Nonsense]", r"RU\[Nonsense\] is none of"), ("RU[Crawford]", "RU[]", r"RU\[\] is none of"),
+    ("GM[6]", "", "the root has no GM"),
+])
+def test_a_garbled_root_is_an_error_when_strict_and_a_warning_when_lenient(old, new, message):
+    from nardy import Match
+
+    match = Match("short", 3, seed=1)
+    game = match.new_game()
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.double()
+    game.drop()
+    match.finish_game()
+    text = sgf.write(match)
+    assert old in text
+    garbled = text.replace(old, new, 1)
+    with pytest.raises(InvalidNotationError, match=message):
+        sgf.read(garbled)
+    record = sgf.read(garbled, strict=False)
+    assert any(re.search(message, w.message) for w in record.warnings)

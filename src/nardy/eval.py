@@ -125,7 +125,7 @@ class Net:
         """Read a net written by `save`; `InvalidArgumentError` naming what is wrong."""
         files.check_path(path, "a net is read from")
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with files.open_regular(path) as f, np.load(f, allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
                 arrays = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
         except (OSError, KeyError, ValueError, EOFError, RecursionError, zipfile.BadZipFile) as exc:

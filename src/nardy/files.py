@@ -1,21 +1,52 @@
-"""Writing files whole or not at all: a temporary file beside the target, renamed over it."""
+"""Reading only regular files, and writing files whole or not at all: a temporary file beside
+the target, renamed over it."""
 
 from __future__ import annotations
 
+import io
 import os
+import stat
 import tempfile
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
 
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, InvalidNotationError, NardyError
 
 
 def check_path(path: Any, what: str) -> None:
     """Refuse a path that is not a str or os.PathLike, naming it after `what` ("a net is read
     from"): open() takes an int as a file descriptor (a net saved to 2 went to stderr, a match
-    loaded from 0 read stdin), and None or a float are a TypeError."""
+    loaded from 0 read stdin), and None or a float are a TypeError; a path with a NUL character
+    (which no file has) is refused too, where open() would raise a ValueError."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgumentError(f"{what} a path (str or os.PathLike), got {path!r}")
+    text = os.fspath(path)
+    if ("\0" if isinstance(text, str) else b"\0") in text:
+        raise InvalidArgumentError(f"{what} a path, and a path has no NUL character, got {text!r}")
+
+
+def open_regular(path: str | os.PathLike[str], error: Callable[[str], NardyError] = InvalidArgumentError) -> BinaryIO:
+    """`path` open for reading bytes if it is a regular file; a FIFO, a device or a directory is
+    refused at once with `error` (it is opened without blocking: a FIFO would wait for a writer)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise error(f"{os.fspath(path)!r} is not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_text(path: str | os.PathLike[str], what: str, limit: int) -> str:
+    """At most `limit` + 1 characters of the UTF-8 text of the regular file at `path` (a byte
+    order mark at its start is allowed; `what` names the path, as in `check_path`)."""
+    check_path(path, what)
+    with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig") as f:
+        try:
+            return f.read(limit + 1)
+        except UnicodeDecodeError as exc:
+            raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:

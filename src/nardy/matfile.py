@@ -21,17 +21,20 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
 from .game import Game, Match
 from .rules import OPTIONS, Color, Rules, Variant
 
 VARIATIONS = {Variant.SHORT: "Backgammon", Variant.LONG: "LongNardy"}
+TAG_NAME = r"[A-Za-z][\w ]*"
+RULE_TAGS = ("Variation", "Rules", "Crawford", "Jacoby")  # tags the rules are read from (and written to)
 RIGHT_COLUMN = 20  # an action starting at this character or later is the second player's
 
 
@@ -87,15 +90,46 @@ def concede(game: Game, points: int, loser: Color) -> bool:
 
 # writing ------------------------------------------------------------------------------------------
 
+def one_line(text: str) -> bool:
+    """Whether `text` has no control character and no line break (what splits a line on reading)."""
+    return not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+
+def check_players(players: tuple[str, str], mat: bool) -> None:
+    """Refuse a player's name a file cannot read back as written: empty, not one line, or, in a
+    `.mat` file (`mat`), with a ':', a leading ';' or space around it (the score line's layout)."""
+    for index, name in enumerate(players, 1):
+        if not isinstance(name, str) or not name.strip() or not one_line(name) or mat and (
+                ":" in name or name.startswith(";") or name != name.strip()):
+            rule = ", without ':', a leading ';' or space around it" if mat else ""
+            raise InvalidArgumentError(f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}")
+
+
 def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
           ) -> tuple[list[Game], int, Rules, tuple[str, str], dict[str, str] | None]:
     """What a writer of match files needs: the games, the match length (0: a money session, as a
     single game is written), the rules, the players and the tags (a `MatchRecord`'s own, with
     `tags` over them)."""
+    if not isinstance(match, (Match, Game, MatchRecord)):
+        raise InvalidArgumentError(f"match must be a Match, a Game or a MatchRecord, got {quoted(match)}")
+    if tags is not None and not isinstance(tags, dict):
+        raise InvalidArgumentError(f"tags must be a dict of tag names to text, got {quoted(tags)}")
     if isinstance(match, MatchRecord):
         players, tags = match.players, {**match.tags, **(tags or {})}
         match = match.match
+    for tag, value in (tags or {}).items():
+        if not isinstance(tag, str) or not re.fullmatch(TAG_NAME, tag) or not isinstance(value, str):
+            raise InvalidArgumentError(f"a tag is a name of letters, digits, '_' and spaces and a text, got {quoted(tag)}: {quoted(value)}")
+        if tag in RULE_TAGS:
+            raise InvalidArgumentError(f"the {tag} tag is written from the rules, not from tags")
+    if not isinstance(players, (tuple, list)) or len(players) != 2:
+        raise InvalidArgumentError(f"players must be two names, got {quoted(players)}")
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
+    for number, game in enumerate(games, 1):
+        unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
+        if unplayed and game.result is not None and game.result.winner is game.starter:
+            raise InvalidArgumentError(f"game {number}: {game.starter.name.lower()} starts it and wins it before the first "
+                                       f"move: a match file says only who gave up, and reads that side as the starter")
     return games, length, match.rules, players, tags
 
 
@@ -103,17 +137,15 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The `.mat` text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
-    for name in players:
-        if not isinstance(name, str) or not name.strip() or ":" in name or "\n" in name:
-            raise InvalidArgumentError(f"a player's name is a non-empty line without ':', got {name!r}")
+    check_players(players, mat=True)
     lines = []
     header = {**(tags or {}), "Variation": VARIATIONS[rules.variant]}
     changed = rules.non_defaults()
     if changed:
         header["Rules"] = format_options(changed)
     for tag, value in header.items():
-        if not re.fullmatch(r"[A-Za-z][\w ]*", tag) or not isinstance(value, str) or "\n" in value:
-            raise InvalidArgumentError(f"a header tag is a word and a one-line value, got {tag!r}: {value!r}")
+        if not one_line(value):
+            raise InvalidArgumentError(f"the {tag} tag's value is one line of text, got {quoted(value)}")
         lines.append(f'; [{tag} "{value}"]')
     lines += ["", f" {length} point match", ""]
     for number, game in enumerate(games, 1):
@@ -128,9 +160,9 @@ def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwar
 
 def _write_game(game: Game, number: int, players: tuple[str, str]) -> list[str]:
     white, black = game.score
-    lines = [f" Game {number}", " " + f"{players[0]} : {white}".ljust(31) + f"{players[1]} : {black}"]
+    lines = [f" Game {number}", " " + f"{players[0]} : {white}".ljust(30) + f" {players[1]} : {black}"]
     cells = 1 if game.starter is Color.BLACK else 0  # the first action of a game Black starts is on the right
-    row = "  1)".ljust(33) if cells else ""
+    row = "  1)".ljust(33) if cells and any(kind not in ("resign", "forfeit") for _, kind, _ in game.history()) else ""
     for color, text in _actions(game):
         if cells % 2 == 0:
             row = f"{cells // 2 + 1:3d}) {text:<27} "
@@ -187,7 +219,7 @@ class ReadWarning:
         return f"{where}: {self.message}"
 
 
-def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """The match a `.mat` text holds, every game replayed and checked against the rules.
 
     `rules`, if given, are the rules the file is played with: they fill in what its header
@@ -202,20 +234,17 @@ def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> Match
     a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
     must agree with the file's next score line.
     """
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
     if len(text) > MAX_SIZE:
         raise InvalidNotationError(f"the match text has {len(text)} characters; at most {MAX_SIZE} are read")
-    return _Reader(rules, strict).read(text)
+    return _Reader(None if rules is None else Rules.of(rules), strict).read(text)
 
 
-def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
-    """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed)."""
-    files.check_path(path, "a match file is read from")
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read(MAX_SIZE + 1)
-    except UnicodeDecodeError as exc:
-        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    return read(text, rules, strict=strict)
+def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
+    """Read a `.mat` file (see `read`; a UTF-8 byte order mark at its start is allowed; a FIFO, a
+    device or a directory is an `InvalidArgumentError`)."""
+    return read(files.read_text(path, "a match file is read from", MAX_SIZE), rules, strict=strict)
 
 
 def _number(text: str, what: str) -> int:
@@ -290,7 +319,7 @@ def _tag(stripped: str) -> tuple[str, str] | None:
     if quote < 1 or not inner.endswith('"') or quote == len(inner) - 1:
         return None
     name = inner[:quote].strip()
-    if not re.fullmatch(r"[A-Za-z][\w ]*", name) or not inner[quote - 1].isspace():
+    if not re.fullmatch(TAG_NAME, name) or not inner[quote - 1].isspace():
         return None
     return name, inner[quote + 1:-1]
 
@@ -329,8 +358,6 @@ class _Reader:
         self.cells = 0  # the current game's actions so far, counting an empty left cell when Black starts
 
     def read(self, text: str) -> MatchRecord:
-        if not isinstance(text, str):
-            raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
         for self.line, raw in enumerate(text.splitlines(), 1):
             try:
                 if len(raw) > MAX_LINE:
@@ -350,10 +377,10 @@ class _Reader:
     def _where(self) -> str:
         return f"game {self.number}, line {self.line}" if self.number else f"line {self.line}"
 
-    def _tolerate(self, message: str) -> None:
+    def _tolerate(self, message: str, error: type[NardyError] = IllegalMoveError) -> None:
         """A deviation: an error when strict, else a warning."""
         if self.strict:
-            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+            raise error(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.number, self.line, message))
 
     def _line(self, raw: str) -> None:
@@ -364,6 +391,8 @@ class _Reader:
             tag = _tag(stripped)
             if tag and self.match is None:
                 self.tags[tag[0]] = tag[1]
+            elif not tag and stripped[1:].lstrip().startswith("["):
+                self._tolerate(f"skipped a broken tag line (a tag is '; [Name \"value\"]'): {stripped[:60]!r}", InvalidNotationError)
             return
         words = stripped.split()
         if len(words) == 3 and words[1:] == ["point", "match"]:
@@ -488,10 +517,11 @@ class _Reader:
             raise InvalidNotationError("beavers are not part of the rules nardy plays")
         game = self.game
         if game is None:
-            if action.kind in ("wins", "draw"):
-                raise IllegalMoveError("a result before any play")
+            if action.kind == "draw":
+                raise IllegalMoveError("a draw before any play")
             self.rolled_off = self.match.forced_starter() is None
-            game = self.game = self.match.new_game(starter=column, dice=self.dice)
+            # a win before any play: the loser gave up on its first turn, so it started the game
+            game = self.game = self.match.new_game(starter=column.other if action.kind == "wins" else column, dice=self.dice)
             self.cells = int(game.starter is Color.BLACK)  # Black starts: the first row's left cell is empty
         if self.shown_roll is not None and action.kind != "wins":
             self._forced(action)

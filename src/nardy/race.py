@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import struct
 import tempfile
 import threading
@@ -237,17 +236,11 @@ def read(path: str | Path) -> BearoffTable:
 
 def _read_regular(path: Path) -> bytes:
     """The bytes of a regular file of at most MAX_FILE_BYTES (else `_Unusable`)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise _Unusable("not a regular file")
-        if st.st_size > MAX_FILE_BYTES:
-            raise _Unusable(f"{st.st_size} bytes, more than a bear-off table's {MAX_FILE_BYTES}")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
+    with files.open_regular(path, _Unusable) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_FILE_BYTES:
+            raise _Unusable(f"{size} bytes, more than a bear-off table's {MAX_FILE_BYTES}")
+        data = f.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
         raise _Unusable(f"more than a bear-off table's {MAX_FILE_BYTES} bytes")
     return data

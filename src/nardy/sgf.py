@@ -17,19 +17,22 @@ same `strict` switch and warnings.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from . import __version__, files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
 from .game import Game, Match
-from .matfile import MatchRecord, ReadWarning, concede, format_options, parse_options, parts
+from .matfile import TAG_NAME, MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
-VARIANT_PROPERTY, RULES_PROPERTY = "NV", "NR"
+VARIANT_PROPERTY, RULES_PROPERTY, TAGS_PROPERTY = "NV", "NR", "NT"
 LONG = "LongNardy"
 MAX_SIZE = 50_000_000  # characters: a bigger text is refused before parsing
+_MATCH_INFO = {"length": "the match length", "game": "the game number", "ws": "a score", "bs": "a score"}
+_RULES = ("Crawford", "Crawford:CrawfordGame", "Jacoby")  # the RU values gnubg writes and reads
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
 
 Node = list[tuple[str, list[str]]]
@@ -144,9 +147,11 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The SGF text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise InvalidArgumentError(f"a player's name is a non-empty text, got {name!r}")
+    check_players(players, mat=False)
+    tags = tags or {}
+    for tag, value in tags.items():
+        if "\r" in value or tag == "EventDate" and "-" in value:  # "\r" is a newline on loading; DT writes "." as "-"
+            raise InvalidArgumentError(f"the {tag} tag's value cannot be written to SGF as it is: {quoted(value)}")
     options = rules.non_defaults()
     options.pop("crawford" if length > 1 else "jacoby" if not length else "", None)
     out = []
@@ -156,9 +161,12 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
                 f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]"]
         if number == 0:
             for prop, tag in _TAGS.items():
-                if tags and tag in tags:
+                if tag in tags:
                     value = tags[tag].replace(".", "-") if prop == "DT" else tags[tag]
                     head.append(f"{prop}[{_escape(value)}]")
+            others = [f"[{_escape(tag)}:{_escape(value)}]" for tag, value in tags.items() if tag not in _TAGS.values()]
+            if others:
+                head.append(TAGS_PROPERTY + "".join(others))
         if rules.variant is Variant.LONG:
             head.append(f"{VARIANT_PROPERTY}[{LONG}]")
         if options:
@@ -193,25 +201,20 @@ def dump(match: Match | Game | MatchRecord, path: str | os.PathLike[str], **kwar
 
 # reading ------------------------------------------------------------------------------------------
 
-def read(text: str, rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
+def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
     """The match an SGF text holds, every game replayed and checked against the rules.
 
     Errors and `strict` as in `matfile.read`; a warning's `line` is the node's number in its
     game tree (the root is node 1).
     """
     trees = parse(text)
-    return _Reader(rules, strict).read(trees)
+    return _Reader(None if rules is None else Rules.of(rules), strict).read(trees)
 
 
-def load(path: str | os.PathLike[str], rules: Rules | None = None, *, strict: bool = True) -> MatchRecord:
-    """Read an SGF file (see `read`)."""
-    files.check_path(path, "an SGF file is read from")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(MAX_SIZE + 1)
-    except UnicodeDecodeError as exc:
-        raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
-    return read(text, rules, strict=strict)
+def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = None, *, strict: bool = True) -> MatchRecord:
+    """Read an SGF file (see `read`; as `matfile.load`, a byte order mark is allowed, and only a
+    regular file is read)."""
+    return read(files.read_text(path, "an SGF file is read from", MAX_SIZE), rules, strict=strict)
 
 
 @dataclass
@@ -242,9 +245,9 @@ class _Reader:
         self.game_number = 0
         self.node = 0
 
-    def _tolerate(self, message: str) -> None:
+    def _tolerate(self, message: str, error: type[NardyError] = IllegalMoveError) -> None:
         if self.strict:
-            raise IllegalMoveError(message + " (lenient reading, strict=False, accepts this)")
+            raise error(message + " (lenient reading, strict=False, accepts this)")
         self.warnings.append(ReadWarning(self.game_number, self.node, message))
 
     def read(self, trees: list[list[Node]]) -> MatchRecord:
@@ -261,19 +264,28 @@ class _Reader:
     def _root(self, node: Node, first: bool) -> _Root:
         root = _Root()
         props = {name: values for name, values in node}
-        if props.get("GM", ["6"])[0].strip() != "6":
+        if "GM" not in props:
+            self._tolerate("the root has no GM[6]: read as backgammon", InvalidNotationError)
+        elif props["GM"][0].strip() != "6":
             raise InvalidNotationError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])")
+        seen = set()
         for value in props.get("MI", []):
             key, _, number = value.partition(":")
+            if key not in _MATCH_INFO or key in seen:
+                self._tolerate(f"skipped MI[{value[:40]}]: MI holds length:, game:, ws: and bs: once each", InvalidNotationError)
+                continue
+            seen.add(key)
+            score = _number(number, _MATCH_INFO[key])
             if key == "length":
-                root.length = _number(number, "the match length")
+                root.length = score
             elif key == "game":
-                root.number = _number(number, "the game number")
-            elif key in ("ws", "bs"):
-                score = _number(number, "a score")
+                root.number = score
+            else:
                 root.score = (score, root.score[1]) if key == "ws" else (root.score[0], score)
         root.players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
         ru = props.get("RU", [""])[0]
+        if "RU" in props and ru not in _RULES:
+            self._tolerate(f"RU[{ru[:40]}] is none of RU[{'], RU['.join(_RULES)}]: read as no rule", InvalidNotationError)
         variant = Variant.SHORT
         if VARIANT_PROPERTY in props:
             if props[VARIANT_PROPERTY][0] != LONG:
@@ -292,6 +304,11 @@ class _Reader:
             for prop, tag in _TAGS.items():
                 if prop in props:
                     self.tags[tag] = props[prop][0].replace("-", ".") if prop == "DT" else props[prop][0]
+            for value in props.get(TAGS_PROPERTY, []):
+                tag, colon, text = value.partition(":")
+                if not colon or not re.fullmatch(TAG_NAME, tag) or tag in self.tags:
+                    raise InvalidNotationError(f"{TAGS_PROPERTY}[{value[:60]}] is not a new tag as [name:value]")
+                self.tags[tag] = text
         return root
 
     def _game(self, nodes: list[Node], index: int) -> None:
@@ -323,13 +340,12 @@ class _Reader:
                 if name not in ("W", "B"):
                     continue  # analysis, comments, dice set-up: not part of the play
                 column = Color.WHITE if name == "W" else Color.BLACK
-                if game is None:
-                    self.rolled_off = match.forced_starter() is None  # the starter won a roll-off
-                    game = match.new_game(starter=column, dice=dice)
-                    if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
-                        self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
-                        game.crawford_game = root.crawford_game
+                game = game or self._new_game(root, column, dice)
                 self._act(game, column, values[0].strip(), dice)
+        winner = (root.result or "").strip()[:1]
+        if game is None and winner in ("W", "B"):  # the loser gave up on its first turn, so it started the game
+            self.node = 1
+            game = self._new_game(root, Color.BLACK if winner == "W" else Color.WHITE, dice)
         if game is None:
             if index != self.game_count:
                 raise IllegalMoveError("a game with no play")
@@ -343,6 +359,16 @@ class _Reader:
 
     game_count = 0
     rolled_off = True
+
+    def _new_game(self, root: _Root, starter: Color, dice: list[int]) -> Game:
+        match = self.match
+        assert match is not None
+        self.rolled_off = match.forced_starter() is None  # the starter won a roll-off
+        game = match.new_game(starter=starter, dice=dice)
+        if match.length > 1 and match.rules.variant is Variant.SHORT and root.crawford_game != game.crawford_game:
+            self._tolerate(f"RU says this is {'' if root.crawford_game else 'not '}the Crawford game")
+            game.crawford_game = root.crawford_game
+        return game
 
     def _act(self, game: Game, column: Color, value: str, dice: list[int]) -> None:
         if column is not game.turn:
