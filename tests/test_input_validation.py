@@ -228,6 +228,20 @@ def test_position_id_takes_a_position_as_xgid_does(bad):
             call(bad)
 
 
+@pytest.mark.parametrize("strict", ["no", 0, None, np.zeros(2)])
+def test_the_readers_strict_flag_is_true_or_false_never_truthiness(strict):
+    game = Game("short", seed=1)
+    game.roll_off()
+    game.play(game.legal_moves()[0])
+    game.resign(1)
+    from nardy import matfile, sgf
+
+    for module in (matfile, sgf):
+        text = module.write(game)
+        with pytest.raises(nardy.InvalidArgumentError, match="strict is True or False"):
+            module.read(text, strict=strict)
+
+
 def test_text_parsers_refuse_what_is_not_text():
     for call in (Position.from_id, parse_match_id, parse_xgid, lambda t: read_position(t, Rules("short")),
                  lambda t: Position.start("short").parse_move(t, (6, 5))):

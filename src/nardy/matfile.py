@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, check_flag, quoted
 from .game import Game, Match
 from .rules import OPTIONS, Color, Rules, Variant
 
@@ -342,7 +342,7 @@ class _Dice:
 class _Reader:
     def __init__(self, rules: Rules | None, strict: bool) -> None:
         self.given = rules
-        self.strict = strict
+        self.strict = check_flag(strict, "strict")
         self.warnings: list[ReadWarning] = []
         self.tags: dict[str, str] = {}
         self.match: Match | None = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import __version__, files
-from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, quoted
+from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, check_flag, quoted
 from .game import Game, Match
 from .matfile import TAG_NAME, MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
 from .move import BAR, OFF
@@ -237,7 +237,7 @@ def _number(text: str, what: str) -> int:
 
 class _Reader:
     def __init__(self, rules: Rules | None, strict: bool) -> None:
-        self.given, self.strict = rules, strict
+        self.given, self.strict = rules, check_flag(strict, "strict")
         self.warnings: list[ReadWarning] = []
         self.match: Match | None = None
         self.players: tuple[str, str] | None = None
