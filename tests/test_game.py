@@ -351,7 +351,8 @@ def test_resign_takes_a_whole_1_2_or_3_and_forfeit_what_the_files_carry():
 
     from nardy.game import MAX_POINTS
 
-    for bad in (1.0, Decimal(2), np.float32(2), np.complex64(1), 1 + 0j, np.zeros((2, 2, 2)), "1", True, 4):
+    for bad in (1.0, Decimal(2), np.float32(2), np.complex64(1), 1 + 0j, np.zeros((2, 2, 2)), "1", True, 4,
+                np.timedelta64(1), np.timedelta64(1, "s")):
         g = Game("short", seed=1, starter="white")
         with pytest.raises(InvalidArgumentError, match="1, 2 or 3 points"):
             g.resign(bad)

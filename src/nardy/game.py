@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, quoted
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, is_whole, quoted
 from .move import Move
 from .notation import _MAX_LENGTH, MatchState, match_id, resolve
 from .position import Position
@@ -254,7 +254,7 @@ class Game:
         self._started()
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in (1, 2, 3):
+        if not is_whole(value) or value not in (1, 2, 3):
             raise InvalidArgumentError(f"a resignation gives up 1, 2 or 3 points (times the cube), got {quoted(value)}")
         value = int(value)
         loser = self.turn if by is None else Color.parse(by, "by")
