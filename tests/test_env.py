@@ -524,3 +524,13 @@ def test_before_reset_every_read_of_the_games_says_to_reset_first():
             call()
     env.reset()
     assert env.sample_actions().shape == (3,)
+
+
+def test_a_slot_index_or_seed_that_is_a_numpy_timedelta_is_refused():
+    """numpy counts timedelta64 among its integers: position() indexed by one, reset() seeded by one."""
+    env = VectorEnv("short", 2)
+    env.reset(seed=1)
+    with pytest.raises(InvalidArgumentError):
+        env.position(np.timedelta64(1))
+    with pytest.raises(InvalidArgumentError):
+        env.reset(seed=np.timedelta64(1, "s"))

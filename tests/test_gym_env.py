@@ -132,7 +132,7 @@ def test_illegal_and_malformed_actions():
     _, info = strict.reset(seed=1)
     with pytest.raises(IllegalMoveError, match=f"action {bad} "):
         strict.step(bad)
-    for wrong in (-1, ACTIONS, 1.5, True, "3"):
+    for wrong in (-1, ACTIONS, 1.5, True, "3", np.timedelta64(3)):
         with pytest.raises(InvalidArgumentError, match="action must be"):
             strict.step(wrong)
     with pytest.raises(GameOverError):

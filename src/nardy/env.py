@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import engine
-from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_choice, check_whole, quoted
+from .errors import GameOverError, InvalidArgumentError, InvalidPositionError, check_choice, check_whole, is_whole, quoted
 from .position import Position
 from .rules import Color, Rules, Variant
 from .status import Status, describe
@@ -203,7 +203,7 @@ class VectorEnv:
 
     def _seeds(self, seed: int | Sequence[int] | None) -> int | tuple[int, ...]:
         """One seed for all slots, or one per slot (a list, as Gymnasium's vector envs take)."""
-        if seed is None or isinstance(seed, (int, np.integer)):
+        if seed is None or is_whole(seed):
             return _seed(seed)
         if isinstance(seed, (str, bytes)) or not isinstance(seed, Sequence) or len(seed) != self.num_envs:
             raise InvalidArgumentError(f"seed must be a whole number >= 0 or a list of {self.num_envs} of them, "
@@ -390,7 +390,7 @@ class VectorEnv:
 
     def position(self, i: int) -> Position:
         """Slot i's position (the side on roll's colour fixes the absolute numbering)."""
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
+        if not is_whole(i) or not 0 <= i < self.num_envs:
             raise InvalidArgumentError(f"game index must be 0..{self.num_envs - 1}, got {i!r}")
         with self._lock:
             games = self._ready("position()")

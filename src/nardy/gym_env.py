@@ -31,7 +31,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("nardy.gym_env needs gymnasium: pip install 'nardy[gymnasium]'") from exc
 
 from . import engine
-from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, check_choice
+from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, check_choice, is_whole
 from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv, not_copyable
 from .rules import Color, Rules, Variant
 
@@ -109,8 +109,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         """
         if self._over:
             raise GameOverError("the game is over: call reset()")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < ACTIONS:
+        if not is_whole(action) or not 0 <= action < ACTIONS:
             raise InvalidArgumentError(f"action must be a whole number 0..{ACTIONS - 1}, got {action!r}")
         actor = self._turn
         if not self._mask[action]:
@@ -292,9 +291,9 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     ) -> tuple[Any, dict[str, Any]]:
         """A new game in every slot; `seed` one whole number or a list of one per game (see
         `nardy.env.VectorEnv.reset`)."""
-        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        super().reset(seed=seed if is_whole(seed) else None)
         obs, info = self.env.reset(seed=seed, options=options)
-        if isinstance(seed, (int, np.integer)):
+        if is_whole(seed):
             self.action_space.seed(int(seed))
         self._resetting[:] = False
         self._update_actions()
