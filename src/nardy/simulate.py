@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import distributed, engine, files
-from .errors import GameOverError, InvalidArgumentError, check_flag, check_whole, is_choice, quoted
+from .errors import GameOverError, InvalidArgumentError, check_flag, check_whole, is_choice
 from .position import Position
 from .rules import Rules, Variant
 from .threads import map_in_order
@@ -132,7 +132,7 @@ class Simulation:
             table: npt.NDArray[Any] = np.column_stack([np.asarray(c) for c in columns.values()])
             np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
         else:
-            raise SimulationError(f"cannot save a simulation to {quoted(path)}: the file name must end in .npz or .csv")
+            raise SimulationError(f"cannot save a simulation to {os.fspath(path)!r}: the file name must end in .npz or .csv")
 
 
 def _rate(count: int, n: int) -> tuple[float, float, float]:
