@@ -261,3 +261,21 @@ def test_any_text_gives_a_record_or_nardy_s_error(text, strict):
             reader(text, strict=strict)
         except NardyError:
             pass
+
+
+def test_a_file_written_whole_gets_the_permissions_open_gives_without_setting_the_umask(tmp_path, monkeypatch):
+    """write_whole read the umask by setting it to 0 and back: for that moment, files made by
+    other threads were world-writable. Where /proc tells the umask it is only read."""
+    import stat
+
+    from nardy import files
+
+    old = os.umask(0o027)
+    try:
+        if os.path.exists("/proc/self/status"):
+            monkeypatch.setattr(files.os, "umask", lambda mask: pytest.fail("os.umask was set"))
+        files.write_text(tmp_path / "a.txt", "x")
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "a.txt").st_mode) == 0o640

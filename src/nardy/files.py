@@ -71,6 +71,22 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     os.unlink(probe)
 
 
+def _umask() -> int:
+    """The process's umask, read without setting it where the system tells it (Linux 4.7+):
+    `os.umask` can only be read by setting it, and for that moment every other thread's new
+    files would get the wrong permissions."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o077)  # (elsewhere: set to the strictest common value for the moment)
+    os.umask(umask)
+    return umask
+
+
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
@@ -86,9 +102,7 @@ def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> N
     os.close(fd)
     try:
         write(temporary)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it, not mkstemp's 0600
         os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
