@@ -49,14 +49,20 @@ def read_text(path: str | os.PathLike[str], what: str, limit: int) -> str:
             raise InvalidNotationError(f"{os.fspath(path)} is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
 
 
-def check_writable(path: str | os.PathLike[str]) -> None:
-    """Refuse, before any work, a path that `write_whole` could not write: a directory, a folder
-    that does not exist, or one where no file can be made (tried: a permission check alone
-    passes for root, and on a read-only or special file system such as /proc)."""
+def _target(path: str | os.PathLike[str]) -> str:
+    """`path` as a str, once it is a path (`check_path`) and not a directory."""
     check_path(path, "a file is written to")
     target = os.fspath(path)
     if os.path.isdir(target):
         raise InvalidArgumentError(f"cannot write {target!r}: it is a directory")
+    return target
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a path that `write_whole` could not write: a directory, a folder
+    that does not exist, or one where no file can be made (tried: a permission check alone
+    passes for root, and on a read-only or special file system such as /proc)."""
+    target = _target(path)
     folder = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(folder):
         raise InvalidArgumentError(f"cannot write {target!r}: no directory {folder!r}")
@@ -92,10 +98,7 @@ def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> N
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
     behind. The file gets the permissions `open()` would have given it. A directory at `path` is
     an `InvalidArgumentError` (the rename would fail after the work, naming the temporary file)."""
-    check_path(path, "a file is written to")
-    target = os.fspath(path)
-    if os.path.isdir(target):
-        raise InvalidArgumentError(f"cannot write {target!r}: it is a directory")
+    target = _target(path)
     folder, name = os.path.split(os.path.abspath(target))
     stem, extension = os.path.splitext(name)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=extension)
