@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy import NardyError, Position, Rules, batch, engine, reference
+from nardy import NardyError, Position, Rules, batch, engine, reference, simulate
 from strategies import ALL_RULES, LONG_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -102,6 +102,48 @@ def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
         views[:, 0] = -views[:, 0]  # now the opponent's bar may be positive, and the mover's negative
         views[:, 25] = -views[::-1, 25]
         assert (batch.pips(views, rules.variant) == batch.pips(views, rules.variant, backend="python")).all()
+
+
+def generate_with(v3, views, rolls, rules):
+    """batch.generate with the move generator's x86-64-v3 build (where the CPU has it) or its
+    baseline build; whether the x86-64-v3 build was used, and the arrays."""
+    used = engine._core.use_x86_64_v3(v3)
+    try:
+        return used, batch.generate(views, rolls, rules)
+    finally:
+        engine._core.use_x86_64_v3(True)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
+def test_the_x86_64_v3_build_of_the_walks_gives_the_baseline_builds_arrays(rules):
+    """Every position of seeded random games (both variants, every rule option), with all 21
+    rolls: the same results, order, representatives and offsets from both builds of the walks,
+    and perft too; the baseline build also against the reference on a sample."""
+    games = simulate(rules, 3, seed=11, record=True)
+    views = np.repeat(games.trace[:, :26], 21, axis=0)
+    rolls = np.tile(np.array(reference.ROLLS, np.int8), (len(games.trace), 1))
+    used, fast = generate_with(True, views, rolls, rules)
+    if not used:
+        pytest.skip("no x86-64-v3 build of the walks here (not x86-64, or the CPU lacks AVX2/BMI2)")
+    assert not generate_with(False, views[:1], rolls[:1], rules)[0]
+    baseline = generate_with(False, views, rolls, rules)[1]
+    for got, expected in zip(fast, baseline):
+        assert np.array_equal(got, expected)
+    for i in range(0, len(views), 97):  # the baseline build is the reference's too
+        children, offsets, moves = baseline
+        b = engine.as_bytes(views[i])
+        ref = {engine.as_ints(c): m for c, m in engine.results(b, tuple(rolls[i]), rules, "python")}
+        core = {tuple(int(x) for x in c): tuple((int(m[k]), int(m[k + 1])) for k in range(0, 8, 2) if m[k] >= 0)
+                for c, m in zip(children[offsets[i]:offsets[i + 1]], moves[offsets[i]:offsets[i + 1]])}
+        assert core == ref
+    midgame = engine.as_bytes(MIDGAME[rules.variant.value][0])
+    depth = 2 if rules in DEEPER else 1
+    engine._core.use_x86_64_v3(False)
+    try:
+        slow = engine.perft(midgame, depth, rules, "cython")
+    finally:
+        engine._core.use_x86_64_v3(True)
+    assert engine.perft(midgame, depth, rules, "cython") == slow
 
 
 def test_one_checker_on_the_bar_enters_the_same_on_both_backends():

@@ -30,7 +30,7 @@ from nardy._board cimport (
 )
 from nardy._movegen cimport (
     MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t,
-    perft as c_perft,
+    perft as c_perft, use_v3,
 )
 from nardy._signals cimport reraise
 
@@ -179,6 +179,12 @@ def use_avx2(bint on):
     """Use the AVX2 batch kernels if `on` and the CPU has AVX2 (the default); returns whether they
     are used. Tests turn them off to check the SSE2 and scalar paths on any machine."""
     return bool(nardy_use_avx2(on))
+
+
+def use_x86_64_v3(bint on):
+    """Generate moves with the walks built for x86-64-v3 if `on` and the CPU has it (the default);
+    returns whether they are used. Tests turn it off to check the baseline build on any machine."""
+    return bool(use_v3(on))
 
 
 def flip(const int8_t[:, ::1] views, int variant):

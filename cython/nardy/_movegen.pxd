@@ -69,3 +69,4 @@ cdef int gen_grow(gen_t* g) noexcept nogil
 cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil
 cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* s, int d1, int d2) noexcept nogil
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil
+cdef int use_v3(int on) noexcept nogil  # call the x86-64-v3 build where the CPU has it (the default)
