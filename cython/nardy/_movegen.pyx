@@ -15,8 +15,9 @@ Each walk is compiled once per variant (`game_t`), so short nardy's carries no h
 test and long nardy's no hit. In short nardy, when nothing can enter or bear off, the last two
 steps (of a double; or both steps of a pair, larger die first) take their sources from the
 occupancy words and are made on the result's copy only, without stepping the board; a pair with
-one checker to enter does the same after the entry (`enter_pair`), and a double that cannot bear
-off makes its first two steps on the board without undo records (`plain_double`).
+one checker to enter does the same after the entry (`enter_pair`). A pair or a double with
+nothing to enter or bear off (a double may enter one checker) is walked by C over vector
+registers (_plain.h: `plain_pair`, `plain_double`), the board never stepped in memory.
 
 The walks themselves are in _walks.pxi. On x86-64 the same walks are also built for x86-64-v3
 (AVX2, BMI1/2, LZCNT: the module _movegen_v3), and where the CPU has those, the entry points below

@@ -199,6 +199,29 @@ cdef inline int record_step(gen_t* g, int depth, int src, int dst, const game_t*
     return 0
 
 
+cdef extern from "_plain.h":
+    ctypedef struct nardy_sink:
+        int8_t* out
+        int8_t* moves
+        uint8_t* larger
+        int n, cap, best, store, moves_too
+    int nardy_plain_pair(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int hi, int lo) noexcept nogil
+    int nardy_plain_double(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int d) noexcept nogil
+
+
+cdef inline nardy_sink sink_of(const gen_t* g) noexcept nogil:
+    cdef nardy_sink s
+    s.out = g.out
+    s.moves = g.moves
+    s.larger = g.larger
+    s.n = g.n
+    s.cap = g.cap
+    s.best = g.best
+    s.store = g.store
+    s.moves_too = not g.skip_moves
+    return s
+
+
 cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, int d) noexcept nogil:
     """For each source src2 of `seconds` (highest first), record the current board with two more
     steps, src1 -> dst1 and src2 -> src2 - d, made on its copy only (short nardy, both landing on
@@ -412,61 +435,18 @@ cdef int walk_double(gen_t* g, int depth, int max_src, const game_t* v) noexcept
     return candidate(g, depth, sub, v)
 
 
-cdef inline int8_t plain_step(gen_t* g, int depth, int src, int dst) noexcept nogil:
-    """Make the short-nardy step src -> dst >= 1 as step `depth` (0-based) of the current board,
-    occupancy and path; returns the old count at dst, for `plain_unstep`."""
-    cdef int8_t at = g.b[dst]
-    g.mover = mover_after(g, src, dst)
-    step_on(g.b, src, dst)
-    g.path = with_step(g.path, depth, src, dst)
-    return at
-
-
-cdef inline void plain_unstep(gen_t* g, int src, int dst, int8_t at, uint32_t mover) noexcept nogil:
-    """Take back `plain_step`'s step src -> dst, given the old count at dst and occupancy."""
-    g.b[src] += 1
-    g.b[dst] = at
-    g.b[0] += at == -1  # the blot it hit leaves the bar
-    g.mover = mover
-
-
-cdef int plain_double(gen_t* g, const game_t* v) noexcept nogil:
+cdef int plain_double(gen_t* g) noexcept nogil:
     """walk_double when nothing can bear off in four steps and at most one checker is on the bar
-    (short nardy, four or more checkers outside home): the first two steps (an entry, if there is
-    one, is the first) are made on the board saving only the cells they change, the last two by
-    `last_two_steps`; results are recorded in walk_double's order. The most steps of a result,
-    or -2 when full."""
-    cdef int d = g.dice[0], sub = -1, below, r, s1, s2
-    cdef int8_t at1, at2
-    cdef uint32_t mover1 = g.mover, mover2, srcs1, srcs2, srcs3, open_d = g.open_points << d
-    srcs1 = (BAR_BIT & open_d) if g.b[BAR] else (mover1 & open_d & ALL_POINTS)  # bit 24: 25 - d open
-    while srcs1:
-        s1 = top_bit(srcs1) + 1
-        srcs1 &= ~(<uint32_t>1 << (s1 - 1))
-        at1 = plain_step(g, 0, s1, s1 - d)
-        mover2 = g.mover
-        srcs2 = mover2 & open_d & ((<uint32_t>2 << (s1 - 1)) - 1)
-        below = -1
-        while srcs2:
-            s2 = top_bit(srcs2) + 1
-            srcs2 &= ~(<uint32_t>1 << (s2 - 1))
-            at2 = plain_step(g, 1, s2, s2 - d)
-            srcs3 = g.mover & open_d & ((<uint32_t>2 << (s2 - 1)) - 1)
-            if srcs3:
-                r = last_two_steps(g, srcs3, d, v)
-            else:
-                r = 2 if record(g, 2) == 0 else -2
-            if r == -2:
-                return -2
-            below = r if r > below else below
-            plain_unstep(g, s2, s2 - d, at2, mover2)
-        if below < 0:
-            if record(g, 1) < 0:
-                return -2
-            below = 1
-        sub = below if below > sub else sub
-        plain_unstep(g, s1, s1 - d, at1, mover1)
-    return candidate(g, 0, sub, v)
+    (short nardy, four or more checkers outside home), by nardy_plain_double (_plain.h), which
+    keeps the board and its occupancy in registers: the results in walk_double's order, the last
+    two steps made on the result's copies only. The most steps of a result, or -2 when full."""
+    cdef nardy_sink s = sink_of(g)
+    cdef int sub = nardy_plain_double(&s, g.b, g.mover, g.open_points, g.dice[0])
+    g.n = s.n
+    g.best = s.best
+    if sub == -2:
+        g.overflow = 1
+    return sub
 
 
 cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcept nogil:
@@ -507,8 +487,8 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     time (larger die first); `played`, `chained` and `both_off` remember which were. One-step
     results that repeat (a checker borne off by either die) are left to `_keep_larger`, which
     keeps the larger die's, found first. Short nardy with nothing to enter or bear off ("plain")
-    walks the first order in `hi_first` and, if it found two-step plays, the second in
-    `lo_first_chains`; with one checker to enter and nothing to bear off, `enter_pair`.
+    walks the first order and, if it found two-step plays, the second's new plays in
+    `plain_pair`; with one checker to enter and nothing to bear off, `enter_pair`.
     """
     cdef int hi = g.dice[0], lo = g.dice[1], order, f, x, y, r, s, via, sub = -1, below, src2, dst2
     cdef uint32_t first, second
@@ -523,11 +503,9 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     if bearing:
         memset(g.both_off, 0, sizeof(g.both_off))
     if simple:  # the first order without stepping; the second, if two steps can be played, too
-        sub = hi_first(g, v)
-        if sub == -2:
-            return -2
-        if g.best == 2:
-            return lo_first_chains(g, v)
+        sub = plain_pair(g)
+        if sub == -2 or g.best == 2:
+            return sub
     for order in range(1 if simple else 0, 2):
         g.first_die = hi if order == 0 else lo
         first = sources(g, g.first_die, v)
@@ -621,63 +599,23 @@ cdef int enter_pair(gen_t* g, const game_t* v) noexcept nogil:
     return candidate(g, 0, sub, v)
 
 
-cdef int hi_first(gen_t* g, const game_t* v) noexcept nogil:
-    """walk_pair's first order (the larger die first) when nothing can enter or bear off: the
-    second steps' sources come from the occupancy words, the results are made on copies only.
-    A checker x moved on by the smaller die, or one moved onto x, is one checker s moved by both:
-    recorded once per s and hit (`chained`). The most steps of a result, or -2 when full."""
-    cdef int hi = g.dice[0], lo = g.dice[1], sub = -1, x, via
-    cdef uint32_t first = sources(g, hi, v), second, on, onto
-    g.first_die = hi
-    while first:
-        x = top_bit(first) + 1
-        first &= ~(<uint32_t>1 << (x - 1))
-        second = mover_after(g, x, x - hi) & (g.open_points << lo)
-        if second == 0:
-            if record_step(g, 1, x, x - hi, v) < 0:
-                return -2
-            sub = 1 if sub < 1 else sub
-            continue
-        on = <uint32_t>1 << (x - hi - 1)     # x on from x - hi: s = x
-        if second & on:
-            via = VIA_HIT_HI if g.b[x - hi] == -1 else VIA_QUIET
-            if g.chained[x] & via:
-                second &= ~on  # recorded already: the same play
-            else:
-                g.chained[x] |= via
-        onto = <uint32_t>1 << (x + lo - 1)   # x + lo onto x (then x on by hi): s = x + lo
-        if second & onto:
-            if g.chained[x + lo] & VIA_QUIET:
-                second &= ~onto
-            else:
-                g.chained[x + lo] |= VIA_QUIET
-        if record_twos(g, 2, x, x - hi, second, lo) < 0:
-            return -2
-        sub = 2
+cdef int plain_pair(gen_t* g) noexcept nogil:
+    """walk_pair's first order (the larger die first) when nothing can enter or bear off, and if
+    it found two-step plays, the second order's new plays, by nardy_plain_pair (_plain.h), which
+    keeps the board in registers. The second steps' sources come from the occupancy words, the
+    results are made on copies only. A checker x moved on by the smaller die, or one moved onto
+    x, is one checker s moved by both: recorded once per s and hit (`chained`). In the second
+    order every two-checker play was found already (the other order plays the same checkers to
+    the same points), so only one checker y moved on from y - lo can be new. The most steps of
+    a result, or -2 when full."""
+    cdef nardy_sink s = sink_of(g)
+    cdef int sub = nardy_plain_pair(&s, g.b, g.mover, g.open_points, g.dice[0], g.dice[1])
+    g.n = s.n
+    g.best = s.best
+    g.first_die = g.dice[1] if s.best == 2 else g.dice[0]
+    if sub == -2:
+        g.overflow = 1
     return sub
-
-
-cdef int lo_first_chains(gen_t* g, const game_t* v) noexcept nogil:
-    """walk_pair's second order (the smaller die first) when nothing can enter or bear off and
-    the first order found two-step plays: every two-checker play was found already (the other
-    order plays the same checkers to the same points), so only one checker y moved on from y-lo
-    can be new. 2, or -2 when full."""
-    cdef int hi = g.dice[0], lo = g.dice[1], y, via
-    cdef uint32_t first = sources(g, lo, v) & (g.open_points << (hi + lo))
-    cdef undo_t u
-    g.first_die = lo
-    while first:
-        y = top_bit(first) + 1
-        first &= ~(<uint32_t>1 << (y - 1))
-        via = VIA_HIT_LO if g.b[y - lo] == -1 else VIA_QUIET
-        if g.chained[y] & via:
-            continue  # recorded already: the same play
-        do_step(g, y, lo, 0, &u, v)
-        if record_step(g, 2, y - lo, y - lo - hi, v) < 0:
-            undo_step(g, &u, v)
-            return -2
-        undo_step(g, &u, v)
-    return 2
 
 
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
@@ -755,7 +693,7 @@ cdef int walk_turn(gen_t* g, const game_t* v) noexcept nogil:
     g.dedupe = False
     if g.ndice == 4 and not g.want_sequences:
         if game_t is short_game and g.outside >= 4 and g.b[BAR] <= 1:
-            return plain_double(g, v)
+            return plain_double(g)
         found = walk_double(g, 0, 25, v)
         if found != -3:
             return found

@@ -1,0 +1,382 @@
+/* Short-nardy walks in "plain" positions (nothing on the bar, two or more checkers outside home:
+ * nothing can enter or bear off) with the board in vector registers; _walks.pxi calls them.
+ *
+ * In _walks.pxi's form these walks step the generator's board in memory with byte edits, then
+ * copy it out with 16-byte loads: a load that spans several smaller stores in flight cannot be
+ * forwarded from them and waits for them to retire, once per node. Here a walk loads the board
+ * once and steps it in registers (one-hot vectors from compares), derives the occupancy words
+ * from it with compares and movemasks, and reads memory back only from the result it has just
+ * stored. Results, their order and representatives are those of the walks they replace (the
+ * differential tests). SSE2, the x86-64 baseline (the x86-64-v3 build gets VEX encodings); other
+ * targets (or NARDY_PLAIN_SCALAR) keep the board as 32 bytes in memory instead. */
+#ifndef NARDY_PLAIN_H
+#define NARDY_PLAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__) && !defined(NARDY_PLAIN_SCALAR)
+#define NARDY_PLAIN_SSE2 1
+#include <emmintrin.h>
+#endif
+
+#define NARDY_VIEW 26
+#define NARDY_ALL_POINTS 0xFFFFFFu
+
+/* The generator's result buffers and count, copied to locals by the walks. */
+typedef struct {
+    int8_t *out;      /* cap x 26 result boards */
+    int8_t *moves;    /* cap x 8 step sequences */
+    uint8_t *larger;  /* one-step results: reached by the larger die */
+    int n, cap, best;
+    int store, moves_too;
+} nardy_sink;
+
+#if NARDY_PLAIN_SSE2
+/* A board as two overlapping halves: lo = cells 0..15, hi = cells 10..25. */
+typedef struct {
+    __m128i lo, hi;
+} nardy_board;
+
+static inline nardy_board nardy_load(const int8_t *b) {
+    nardy_board x;
+    x.lo = _mm_loadu_si128((const __m128i *)b);
+    x.hi = _mm_loadu_si128((const __m128i *)(b + 10));
+    return x;
+}
+
+/* Bit p-1 for each point p (1..25) where the board holds `count`. */
+static inline uint32_t nardy_where(nardy_board x, int8_t count) {
+    __m128i c = _mm_set1_epi8(count);
+    uint32_t lo = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.lo, c));
+    uint32_t hi = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x.hi, c));
+    return (lo | hi << 10) >> 1;
+}
+
+/* The board with a step src -> dst >= 1 made, `hit` (0 or 1) a blot there sent to cell 0. */
+static inline nardy_board nardy_stepped(nardy_board x, int src, int dst, int hit) {
+    const __m128i iota_lo = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i iota_hi = _mm_setr_epi8(10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25);
+    const __m128i cell0 = _mm_setr_epi8(-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m128i s = _mm_set1_epi8((char)src), d = _mm_set1_epi8((char)dst), h = _mm_set1_epi8((char)-hit);
+    __m128i d_lo = _mm_cmpeq_epi8(iota_lo, d), d_hi = _mm_cmpeq_epi8(iota_hi, d);  /* -1 at dst */
+    /* -1 at src; +1 at dst, +1 more on a hit, and then -1 at cell 0 */
+    x.lo = _mm_add_epi8(x.lo, _mm_cmpeq_epi8(iota_lo, s));
+    x.lo = _mm_sub_epi8(_mm_sub_epi8(x.lo, d_lo), _mm_and_si128(h, _mm_sub_epi8(d_lo, cell0)));
+    x.hi = _mm_add_epi8(x.hi, _mm_cmpeq_epi8(iota_hi, s));
+    x.hi = _mm_sub_epi8(_mm_sub_epi8(x.hi, d_hi), _mm_and_si128(h, d_hi));
+    return x;
+}
+
+#else
+/* A board as 32 bytes, cells 0..25 used. */
+typedef struct {
+    int8_t cell[32];
+} nardy_board;
+
+static inline nardy_board nardy_load(const int8_t *b) {
+    nardy_board x = {{0}};
+    memcpy(x.cell, b, NARDY_VIEW);
+    return x;
+}
+
+static inline uint32_t nardy_where(nardy_board x, int8_t count) {
+    uint32_t bits = 0;
+    for (int p = 1; p < NARDY_VIEW; p++)
+        bits |= (uint32_t)(x.cell[p] == count) << (p - 1);
+    return bits;
+}
+
+static inline nardy_board nardy_stepped(nardy_board x, int src, int dst, int hit) {
+    x.cell[src] -= 1;
+    x.cell[dst] += 1 + hit;
+    x.cell[0] -= hit;
+    return x;
+}
+#endif
+
+/* Store board x at o (26 cells). */
+static inline void nardy_store(int8_t *o, nardy_board x) {
+#if NARDY_PLAIN_SSE2
+    _mm_storeu_si128((__m128i *)o, x.lo);
+    _mm_storeu_si128((__m128i *)(o + 10), x.hi);
+#else
+    memcpy(o, x.cell, NARDY_VIEW);
+#endif
+}
+
+/* Store board x with one more step src -> dst >= 1 (hitting a blot there) at o. */
+static inline void nardy_put(int8_t *o, nardy_board x, int src, int dst) {
+    int8_t to, hit;
+    nardy_store(o, x);
+    to = o[dst];  /* read back from the store just made */
+    hit = to == -1;
+    o[src] -= 1;
+    o[dst] = (int8_t)(to + 1 + hit);
+    o[0] -= hit;
+}
+
+/* A step sequence's word: `path` with step (src, dst) at bits `shift`. */
+static inline uint64_t nardy_with(uint64_t path, int shift, int src, int dst) {
+    return path | (uint64_t)((uint32_t)(uint8_t)src | (uint32_t)(uint8_t)dst << 8) << shift;
+}
+
+/* For each source s of `seconds` (highest first): board x (after its first step) with the step
+ * s -> s - d, its moves `path` plus that step at bits `shift`. 0, or -1 when full. */
+static inline int nardy_twos(int8_t *out, int8_t *moves, int *n_io, int cap, int store, int moves_too,
+                             nardy_board x, uint32_t seconds, int d, uint64_t path, int shift) {
+    int n = *n_io;
+    int8_t *o = out + (ptrdiff_t)n * NARDY_VIEW;
+    int8_t *m = moves + (ptrdiff_t)n * 8;
+    while (seconds) {
+        int bit = __builtin_clz(seconds) ^ 31;
+        int src = bit + 1;
+        if (n >= cap) {
+            *n_io = n;
+            return -1;
+        }
+        seconds &= ~((uint32_t)1 << bit);
+        n++;
+        if (store) {
+            nardy_put(o, x, src, src - d);
+            o += NARDY_VIEW;
+            if (moves_too) {
+                uint64_t w = nardy_with(path, shift, src, src - d);
+                memcpy(m, &w, 8);
+                m += 8;
+            }
+        }
+    }
+    *n_io = n;
+    return 0;
+}
+
+/* walk_pair's plain case (_walks.pxi: hi_first, then lo_first_chains if two steps were played),
+ * from board b with the mover's points `mover` and the open points `open` (bits p-1), dice
+ * hi > lo. Results go to the sink (its n and best updated). The most steps of a result (-1 none,
+ * 1, 2), or -2 when full. */
+static int nardy_plain_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, uint32_t open, int hi, int lo) {
+    int8_t *out = sink->out, *moves = sink->moves;
+    uint8_t *larger = sink->larger;
+    int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
+    int sub = -1, x, y;
+    nardy_board board = nardy_load(b);
+    uint32_t ones = nardy_where(board, 1) & NARDY_ALL_POINTS, blots = nardy_where(board, -1) & NARDY_ALL_POINTS;
+    uint32_t quiet = 0, hit_hi = 0;  /* walk_pair's `chained`: bit s-1 = chained[s] & VIA_QUIET, ... & VIA_HIT_HI */
+    uint32_t first = mover & (open << hi) & NARDY_ALL_POINTS, second, on, onto, via_hit;
+    /* hi_first: x by the larger die, then each checker by the smaller */
+    while (first) {
+        x = (__builtin_clz(first) ^ 31) + 1;
+        first &= ~((uint32_t)1 << (x - 1));
+        second = ((mover & ~(ones & (uint32_t)1 << (x - 1))) | (uint32_t)1 << (x - hi - 1)) & (open << lo);
+        if (second == 0) {  /* one step: a candidate unless two steps were played */
+            if (best <= 1) {
+                if (best < 1) {
+                    best = 1;
+                    n = 0;
+                }
+                if (n >= cap)
+                    goto full;
+                if (store) {
+                    uint64_t w = nardy_with(~(uint64_t)0 << 16, 0, x, x - hi);
+                    nardy_put(out + (ptrdiff_t)n * NARDY_VIEW, board, x, x - hi);
+                    if (moves_too)
+                        memcpy(moves + (ptrdiff_t)n * 8, &w, 8);
+                }
+                larger[n] = 1;
+                n++;
+            }
+            sub = sub < 1 ? 1 : sub;
+            continue;
+        }
+        on = (uint32_t)1 << (x - hi - 1);  /* x on from x - hi: one checker by both dice */
+        if (second & on) {
+            via_hit = (blots >> (x - hi - 1)) & 1;
+            if (via_hit ? (hit_hi >> (x - 1)) & 1 : (quiet >> (x - 1)) & 1)
+                second &= ~on;  /* recorded already: the same play */
+            else if (via_hit)
+                hit_hi |= (uint32_t)1 << (x - 1);
+            else
+                quiet |= (uint32_t)1 << (x - 1);
+        }
+        onto = (uint32_t)1 << (x + lo - 1);  /* x + lo onto x, then x on by hi */
+        if (second & onto) {
+            if ((quiet >> (x + lo - 1)) & 1)
+                second &= ~onto;
+            else
+                quiet |= onto;
+        }
+        if (best < 2) {
+            best = 2;
+            n = 0;
+        }
+        if (nardy_twos(out, moves, &n, cap, store, moves_too,
+                       nardy_stepped(board, x, x - hi, (blots >> (x - hi - 1)) & 1), second, lo,
+                       nardy_with(~(uint64_t)0 << 32, 0, x, x - hi), 16) < 0)
+            goto full;
+        sub = 2;
+    }
+    if (best == 2) {  /* lo_first_chains: only one checker y moved on from y - lo can be new */
+        first = mover & (open << lo) & (open << (hi + lo)) & NARDY_ALL_POINTS;
+        while (first) {
+            int mid, hit;
+            y = (__builtin_clz(first) ^ 31) + 1;
+            first &= ~((uint32_t)1 << (y - 1));
+            mid = y - lo;
+            hit = (blots >> (mid - 1)) & 1;
+            if (!hit && (quiet >> (y - 1)) & 1)
+                continue;  /* recorded already: the same play (a hit by the smaller die never was) */
+            if (nardy_twos(out, moves, &n, cap, store, moves_too, nardy_stepped(board, y, mid, hit),
+                           (uint32_t)1 << (mid - 1), hi, nardy_with(~(uint64_t)0 << 32, 0, y, mid), 16) < 0)
+                goto full;
+        }
+        sub = 2;
+    }
+    sink->n = n;
+    sink->best = best;
+    return sub;
+full:
+    sink->n = n;
+    sink->best = best;
+    return -2;
+}
+
+#define NARDY_BIT(p) ((uint32_t)1 << ((p) - 1))   /* point p's bit */
+#define NARDY_UPTO(p) (((uint32_t)2 << ((p) - 1)) - 1)  /* points 1..p */
+
+/* Record board x (reached in `depth` steps, its moves `word`) if nothing beats it: 0, or -1 when
+ * full; best and n as in _walks.pxi's `record`. */
+static inline int nardy_record(int8_t *out, int8_t *moves, uint8_t *larger, int *n_io, int *best_io, int cap,
+                               int store, int moves_too, nardy_board x, int depth, uint64_t word) {
+    int n = *n_io;
+    if (depth < *best_io)
+        return 0;
+    if (depth > *best_io) {
+        *best_io = depth;
+        n = 0;
+    }
+    if (n >= cap) {
+        *n_io = n;
+        return -1;
+    }
+    if (store) {
+        nardy_store(out + (ptrdiff_t)n * NARDY_VIEW, x);
+        if (moves_too)
+            memcpy(moves + (ptrdiff_t)n * 8, &word, 8);
+    }
+    larger[n] = 0;
+    *n_io = n + 1;
+    return 0;
+}
+
+/* Record board x with one more step src -> dst >= 1 made on its copy (`depth` steps in all, the
+ * moves `word` with that step), as `record_step`: 0, or -1 when full. */
+static inline int nardy_record_step(int8_t *out, int8_t *moves, int *n_io, int *best_io, int cap, int store,
+                                    int moves_too, nardy_board x, int depth, int src, int dst, uint64_t word) {
+    int n = *n_io;
+    if (depth < *best_io)
+        return 0;
+    if (depth > *best_io) {
+        *best_io = depth;
+        n = 0;
+    }
+    if (n >= cap) {
+        *n_io = n;
+        return -1;
+    }
+    if (store) {
+        nardy_put(out + (ptrdiff_t)n * NARDY_VIEW, x, src, dst);
+        if (moves_too)
+            memcpy(moves + (ptrdiff_t)n * 8, &word, 8);
+    }
+    *n_io = n + 1;
+    return 0;
+}
+
+/* walk_double's plain case (_walks.pxi: plain_double, last_two_steps): a double d from board b
+ * (at most one checker on the bar; four or more outside home, so nothing bears off), the mover's
+ * points `mover`, the open points `open`, each multiset of steps once in non-increasing source
+ * order. Results go to the sink. The most steps of a result (0 to 4), or -2 when full. */
+static int nardy_plain_double(nardy_sink *sink, const int8_t *b, uint32_t mover, uint32_t open, int d) {
+    int8_t *out = sink->out, *moves = sink->moves;
+    uint8_t *larger = sink->larger;
+    int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
+    int sub = -1, s1, s2, s3, below, r;
+    uint32_t open_d = open << d, srcs1, srcs2, srcs3, fourth, mover1, mover2, ones0, ones1, ones2, blots0, blots1, blots2;
+    uint64_t p1, p2, p3;
+    nardy_board b0 = nardy_load(b), b1, b2;
+    ones0 = nardy_where(b0, 1);
+    blots0 = nardy_where(b0, -1) & NARDY_ALL_POINTS;
+    srcs1 = b[25] ? (NARDY_BIT(25) & open_d) : (mover & open_d & NARDY_ALL_POINTS);  /* the bar first */
+    while (srcs1) {
+        s1 = (__builtin_clz(srcs1) ^ 31) + 1;
+        srcs1 &= ~NARDY_BIT(s1);
+        b1 = nardy_stepped(b0, s1, s1 - d, (blots0 >> (s1 - d - 1)) & 1);
+        mover1 = (mover & ~(ones0 & NARDY_BIT(s1))) | NARDY_BIT(s1 - d);
+        ones1 = nardy_where(b1, 1);
+        blots1 = blots0 & ~NARDY_BIT(s1 - d);
+        p1 = nardy_with(0, 0, s1, s1 - d);
+        srcs2 = mover1 & open_d & NARDY_UPTO(s1);
+        below = -1;
+        while (srcs2) {
+            s2 = (__builtin_clz(srcs2) ^ 31) + 1;
+            srcs2 &= ~NARDY_BIT(s2);
+            b2 = nardy_stepped(b1, s2, s2 - d, (blots1 >> (s2 - d - 1)) & 1);
+            mover2 = (mover1 & ~(ones1 & NARDY_BIT(s2))) | NARDY_BIT(s2 - d);
+            p2 = nardy_with(p1, 16, s2, s2 - d);
+            srcs3 = mover2 & open_d & NARDY_UPTO(s2);
+            if (srcs3 == 0) {
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b2, 2, p2 | ~(uint64_t)0 << 32) < 0)
+                    goto full;
+                r = 2;
+            } else {  /* last_two_steps */
+                ones2 = nardy_where(b2, 1);
+                blots2 = blots1 & ~NARDY_BIT(s2 - d);
+                r = -1;
+                while (srcs3) {
+                    s3 = (__builtin_clz(srcs3) ^ 31) + 1;
+                    srcs3 &= ~NARDY_BIT(s3);
+                    p3 = nardy_with(p2, 32, s3, s3 - d);
+                    fourth = ((mover2 & ~(ones2 & NARDY_BIT(s3))) | NARDY_BIT(s3 - d)) & open_d & NARDY_UPTO(s3);
+                    if (fourth == 0) {
+                        if (nardy_record_step(out, moves, &n, &best, cap, store, moves_too, b2, 3, s3, s3 - d,
+                                              p3 | ~(uint64_t)0 << 48) < 0)
+                            goto full;
+                        r = r < 3 ? 3 : r;
+                    } else {
+                        if (best < 4) {
+                            best = 4;
+                            n = 0;
+                        }
+                        if (nardy_twos(out, moves, &n, cap, store, moves_too,
+                                       nardy_stepped(b2, s3, s3 - d, (blots2 >> (s3 - d - 1)) & 1), fourth, d, p3,
+                                       48) < 0)
+                            goto full;
+                        r = 4;
+                    }
+                }
+            }
+            below = r > below ? r : below;
+        }
+        if (below < 0) {
+            if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, p1 | ~(uint64_t)0 << 16) < 0)
+                goto full;
+            below = 1;
+        }
+        sub = below > sub ? below : sub;
+    }
+    if (sub < 0) {  /* no step at all: the board itself */
+        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b0, 0, ~(uint64_t)0) < 0)
+            goto full;
+        sub = 0;
+    }
+    sink->n = n;
+    sink->best = best;
+    return sub;
+full:
+    sink->n = n;
+    sink->best = best;
+    return -2;
+}
+
+#endif
