@@ -294,13 +294,13 @@ def test_a_long_first_name_keeps_a_space_before_the_second():
     assert " Ann : 0                        Boris : 0" in matfile.write(short_game(), ("Ann", "Boris"))
 
 
-@pytest.mark.parametrize("name", ["a\rb", "a\x00b", "a\u2028b", ";Ann", " Ann", "Ann ", "a:b", "", 5, None])
+@pytest.mark.parametrize("name", ["a\rb", "a\x00b", "a\u2028b", "a\udc80b", ";Ann", " Ann", "Ann ", "a:b", "", 5, None])
 def test_a_name_that_cannot_read_back_is_refused_naming_the_player(name):
     from nardy import sgf
 
     with pytest.raises(InvalidArgumentError, match="player 2's name"):
         matfile.write(short_game(), ("Ann", name))
-    if name in ("a\rb", "a\x00b", "a\u2028b", "", 5, None):
+    if name in ("a\rb", "a\x00b", "a\u2028b", "a\udc80b", "", 5, None):
         with pytest.raises(InvalidArgumentError, match="player 2's name"):
             sgf.write(short_game(), ("Ann", name))
 
@@ -367,6 +367,11 @@ def test_sgf_keeps_every_tag():
         sgf.write(short_game(), ("A", "B"), {"EventDate": "2026-12-01"})
     with pytest.raises(InvalidArgumentError, match="the Event tag's value cannot be written to SGF"):
         sgf.write(short_game(), ("A", "B"), {"Event": "a\rb"})
+    for value in ("x\udc80", "\ud83d"):  # a lone surrogate: no file can hold it (was a UnicodeEncodeError at dump)
+        with pytest.raises(InvalidArgumentError, match="the Event tag's value cannot be written to SGF"):
+            sgf.write(short_game(), ("A", "B"), {"Event": value})
+        with pytest.raises(InvalidArgumentError, match="the Event tag's value is one line of text"):
+            matfile.write(short_game(), ("A", "B"), {"Event": value})
     with pytest.raises(InvalidNotationError, match=r"NT\[x\] is not a new tag"):
         sgf.read(sgf.write(short_game()).replace("PW[", "NT[x]PW["))
 

@@ -90,9 +90,15 @@ def concede(game: Game, points: int, loser: Color) -> bool:
 
 # writing ------------------------------------------------------------------------------------------
 
+def encodable(text: str) -> bool:
+    """Whether UTF-8 can encode `text`: no lone surrogate (a str can hold one, a file cannot)."""
+    return not any("\ud800" <= c <= "\udfff" for c in text)
+
+
 def one_line(text: str) -> bool:
-    """Whether `text` has no control character and no line break (what splits a line on reading)."""
-    return not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+    """Whether `text` is one line a file can hold: no control character or line break (what splits
+    a line on reading), and encodable."""
+    return encodable(text) and not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
 
 
 def check_players(players: tuple[str, str], mat: bool) -> None:

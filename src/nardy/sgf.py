@@ -24,7 +24,9 @@ from typing import Any
 from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, check_flag, quoted
 from .game import Game, Match
-from .matfile import TAG_NAME, MatchRecord, ReadWarning, check_players, concede, format_options, parse_options, parts
+from .matfile import (
+    TAG_NAME, MatchRecord, ReadWarning, check_players, concede, encodable, format_options, parse_options, parts,
+)
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
 
@@ -150,7 +152,8 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     check_players(players, mat=False)
     tags = tags or {}
     for tag, value in tags.items():
-        if "\r" in value or tag == "EventDate" and "-" in value:  # "\r" is a newline on loading; DT writes "." as "-"
+        # "\r" is a newline on loading; DT writes "." as "-"; UTF-8 cannot encode a lone surrogate
+        if "\r" in value or tag == "EventDate" and "-" in value or not encodable(value):
             raise InvalidArgumentError(f"the {tag} tag's value cannot be written to SGF as it is: {quoted(value)}")
     options = rules.non_defaults()
     options.pop("crawford" if length > 1 else "jacoby" if not length else "", None)
