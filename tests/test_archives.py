@@ -177,9 +177,18 @@ def test_a_directory_as_the_target_is_an_error_naming_it(tmp_path):
         assert os.listdir(tmp_path) == ["games"] and os.listdir(target) == []
 
 
-def test_an_unwritable_folder_leaves_nothing(tmp_path):
-    with pytest.raises(OSError):
-        matfile.dump(Match("short", 1), tmp_path / "missing" / "m.mat")
+def test_a_missing_folder_is_an_error_naming_the_target_and_leaves_nothing(tmp_path):
+    """A dump into a folder that does not exist was a FileNotFoundError naming the temporary file."""
+    from nardy import sgf
+    from nardy.eval import Net
+
+    for name, dump in [("m.mat", lambda p: matfile.dump(Match("short", 1), p)),
+                       ("m.sgf", lambda p: sgf.dump(Match("short", 1), p)),
+                       ("n.npz", lambda p: Net.initial("short", hidden=8, seed=1).save(p))]:
+        target, folder = tmp_path / "missing" / name, tmp_path / "missing"
+        with pytest.raises(InvalidArgumentError) as error:
+            dump(target)
+        assert str(error.value) == f"cannot write {str(target)!r}: no directory {str(folder)!r}"
     assert os.listdir(tmp_path) == []
 
 

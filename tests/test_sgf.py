@@ -15,7 +15,7 @@ import pytest
 
 from nardy import Color, Rules, matfile, sgf
 from nardy.cli import main
-from nardy.errors import IllegalMoveError, InvalidNotationError
+from nardy.errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError
 from test_matfile import RULE_SETS, play_match, same_games
 
 DATA = Path(__file__).parent / "data" / "archives"
@@ -148,7 +148,7 @@ def test_a_forfeit_in_sgf():
 
 
 def test_writing_is_whole_or_nothing(tmp_path):
-    with pytest.raises(OSError):
+    with pytest.raises(InvalidArgumentError, match="no directory"):  # (was a FileNotFoundError)
         sgf.dump(play_match(Rules("short"), 1, seed=1), tmp_path / "no" / "m.sgf")
     assert list(tmp_path.iterdir()) == []
 

@@ -64,17 +64,24 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     passes for root, and on a read-only or special file system such as /proc)."""
     target = _target(path)
     folder = os.path.dirname(os.path.abspath(target))
+    if os.path.isdir(folder) and (not os.access(folder, os.W_OK | os.X_OK) or
+                                  (os.path.exists(target) and not os.access(target, os.W_OK))):
+        raise InvalidArgumentError(f"cannot write {target!r}: permission denied")
+    fd, probe = _temporary(target, folder, ".nardy-probe.")
+    os.close(fd)
+    os.unlink(probe)
+
+
+def _temporary(target: str, folder: str, prefix: str, suffix: str = "") -> tuple[int, str]:
+    """A new temporary file in `folder` for writing `target` (open descriptor, path), or nardy's
+    error naming `target` (not the temporary file) if the folder is missing or refuses it."""
     if not os.path.isdir(folder):
         raise InvalidArgumentError(f"cannot write {target!r}: no directory {folder!r}")
-    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(target) and not os.access(target, os.W_OK)):
-        raise InvalidArgumentError(f"cannot write {target!r}: permission denied")
     try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".nardy-probe.")
+        return tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
     except OSError as exc:
         raise InvalidArgumentError(f"cannot write {target!r}: no file can be made in {folder!r} "
                                    f"({exc.strerror or exc})") from None
-    os.close(fd)
-    os.unlink(probe)
 
 
 def _umask() -> int:
@@ -96,12 +103,13 @@ def _umask() -> int:
 def write_whole(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """Call `write(temporary path)` for a temporary file in `path`'s folder, then rename it over
     `path`: a failure (a full disk, an interrupt) leaves `path` as it was and no temporary file
-    behind. The file gets the permissions `open()` would have given it. A directory at `path` is
-    an `InvalidArgumentError` (the rename would fail after the work, naming the temporary file)."""
+    behind. The file gets the permissions `open()` would have given it. A directory at `path`, or a
+    folder that is missing or refuses a new file, is an `InvalidArgumentError` naming `path` (not
+    the temporary file)."""
     target = _target(path)
     folder, name = os.path.split(os.path.abspath(target))
     stem, extension = os.path.splitext(name)
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=extension)
+    fd, temporary = _temporary(target, folder, f".{stem}.", extension)
     os.close(fd)
     try:
         write(temporary)
