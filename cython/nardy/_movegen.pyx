@@ -25,16 +25,6 @@ call that build instead (`use_v3`): variable shifts and bit scans take fewer, sh
 there, and the results are the same (tests compare the two builds).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcmp, memcpy, memset
-
-from nardy._board cimport (
-    ALL_POINTS, BAR, BLOCK_NONE, CHECKERS, HEAD, HEAD_PERMISSION, HEAD_STRICT, LONG, SHORT,
-    TIMING_END, TIMING_STEP, VIEW, __builtin_clz, flip, forbidden_starts, mover_left, rotate12,
-    rules_t, runs6, scan, scan_t,
-)
-from nardy._signals cimport interrupted
 from cpython.pycapsule cimport PyCapsule_GetName, PyCapsule_GetPointer
 
 include "_walks.pxi"

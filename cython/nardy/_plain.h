@@ -22,6 +22,8 @@
 
 #define NARDY_VIEW 26
 #define NARDY_ALL_POINTS 0xFFFFFFu
+#define NARDY_BIT(p) ((uint32_t)1 << ((p) - 1))   /* point p's bit */
+#define NARDY_UPTO(p) (((uint32_t)2 << ((p) - 1)) - 1)  /* points 1..p */
 
 /* The generator's result buffers and count, copied to locals by the walks. */
 typedef struct {
@@ -151,6 +153,43 @@ static inline int nardy_twos(int8_t *out, int8_t *moves, int *n_io, int cap, int
     return 0;
 }
 
+/* A walk's end: its count and best back to the sink, and its answer (-2: full). */
+static inline int nardy_finish(nardy_sink *sink, int n, int best, int answer) {
+    sink->n = n;
+    sink->best = best;
+    return answer;
+}
+
+/* Record board x (src 0), or x with one more step src -> dst >= 1 made on its copy, as a result
+ * reached in `depth` steps with the moves `word` and the larger-die flag `by_larger`, if nothing
+ * beats it (as _walks.pxi's `record` and `record_step`): 0, or -1 when full. */
+static inline int nardy_record(int8_t *out, int8_t *moves, uint8_t *larger, int *n_io, int *best_io, int cap,
+                               int store, int moves_too, nardy_board x, int depth, int src, int dst, uint64_t word,
+                               uint8_t by_larger) {
+    int n = *n_io;
+    if (depth < *best_io)
+        return 0;
+    if (depth > *best_io) {
+        *best_io = depth;
+        n = 0;
+    }
+    if (n >= cap) {
+        *n_io = n;
+        return -1;
+    }
+    if (store) {
+        if (src)
+            nardy_put(out + (ptrdiff_t)n * NARDY_VIEW, x, src, dst);
+        else
+            nardy_store(out + (ptrdiff_t)n * NARDY_VIEW, x);
+        if (moves_too)
+            memcpy(moves + (ptrdiff_t)n * 8, &word, 8);
+    }
+    larger[n] = by_larger;
+    *n_io = n + 1;
+    return 0;
+}
+
 /* walk_pair's plain case (_walks.pxi: hi_first, then lo_first_chains if two steps were played),
  * from board b with the mover's points `mover` and the open points `open` (bits p-1), dice
  * hi > lo. Results go to the sink (its n and best updated). The most steps of a result (-1 none,
@@ -167,39 +206,26 @@ static int nardy_plain_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, u
     /* hi_first: x by the larger die, then each checker by the smaller */
     while (first) {
         x = (__builtin_clz(first) ^ 31) + 1;
-        first &= ~((uint32_t)1 << (x - 1));
-        second = ((mover & ~(ones & (uint32_t)1 << (x - 1))) | (uint32_t)1 << (x - hi - 1)) & (open << lo);
+        first &= ~NARDY_BIT(x);
+        second = ((mover & ~(ones & NARDY_BIT(x))) | NARDY_BIT(x - hi)) & (open << lo);
         if (second == 0) {  /* one step: a candidate unless two steps were played */
-            if (best <= 1) {
-                if (best < 1) {
-                    best = 1;
-                    n = 0;
-                }
-                if (n >= cap)
-                    goto full;
-                if (store) {
-                    uint64_t w = nardy_with(~(uint64_t)0 << 16, 0, x, x - hi);
-                    nardy_put(out + (ptrdiff_t)n * NARDY_VIEW, board, x, x - hi);
-                    if (moves_too)
-                        memcpy(moves + (ptrdiff_t)n * 8, &w, 8);
-                }
-                larger[n] = 1;
-                n++;
-            }
+            if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, board, 1, x, x - hi,
+                             nardy_with(~(uint64_t)0 << 16, 0, x, x - hi), 1) < 0)
+                goto full;
             sub = sub < 1 ? 1 : sub;
             continue;
         }
-        on = (uint32_t)1 << (x - hi - 1);  /* x on from x - hi: one checker by both dice */
+        on = NARDY_BIT(x - hi);  /* x on from x - hi: one checker by both dice */
         if (second & on) {
             via_hit = (blots >> (x - hi - 1)) & 1;
             if (via_hit ? (hit_hi >> (x - 1)) & 1 : (quiet >> (x - 1)) & 1)
                 second &= ~on;  /* recorded already: the same play */
             else if (via_hit)
-                hit_hi |= (uint32_t)1 << (x - 1);
+                hit_hi |= NARDY_BIT(x);
             else
-                quiet |= (uint32_t)1 << (x - 1);
+                quiet |= NARDY_BIT(x);
         }
-        onto = (uint32_t)1 << (x + lo - 1);  /* x + lo onto x, then x on by hi */
+        onto = NARDY_BIT(x + lo);  /* x + lo onto x, then x on by hi */
         if (second & onto) {
             if ((quiet >> (x + lo - 1)) & 1)
                 second &= ~onto;
@@ -221,77 +247,22 @@ static int nardy_plain_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, u
         while (first) {
             int mid, hit;
             y = (__builtin_clz(first) ^ 31) + 1;
-            first &= ~((uint32_t)1 << (y - 1));
+            first &= ~NARDY_BIT(y);
             mid = y - lo;
             hit = (blots >> (mid - 1)) & 1;
             if (!hit && (quiet >> (y - 1)) & 1)
                 continue;  /* recorded already: the same play (a hit by the smaller die never was) */
             if (nardy_twos(out, moves, &n, cap, store, moves_too, nardy_stepped(board, y, mid, hit),
-                           (uint32_t)1 << (mid - 1), hi, nardy_with(~(uint64_t)0 << 32, 0, y, mid), 16) < 0)
+                           NARDY_BIT(mid), hi, nardy_with(~(uint64_t)0 << 32, 0, y, mid), 16) < 0)
                 goto full;
         }
         sub = 2;
     }
-    sink->n = n;
-    sink->best = best;
-    return sub;
+    return nardy_finish(sink, n, best, sub);
 full:
-    sink->n = n;
-    sink->best = best;
-    return -2;
+    return nardy_finish(sink, n, best, -2);
 }
 
-#define NARDY_BIT(p) ((uint32_t)1 << ((p) - 1))   /* point p's bit */
-#define NARDY_UPTO(p) (((uint32_t)2 << ((p) - 1)) - 1)  /* points 1..p */
-
-/* Record board x (reached in `depth` steps, its moves `word`) if nothing beats it: 0, or -1 when
- * full; best and n as in _walks.pxi's `record`. */
-static inline int nardy_record(int8_t *out, int8_t *moves, uint8_t *larger, int *n_io, int *best_io, int cap,
-                               int store, int moves_too, nardy_board x, int depth, uint64_t word) {
-    int n = *n_io;
-    if (depth < *best_io)
-        return 0;
-    if (depth > *best_io) {
-        *best_io = depth;
-        n = 0;
-    }
-    if (n >= cap) {
-        *n_io = n;
-        return -1;
-    }
-    if (store) {
-        nardy_store(out + (ptrdiff_t)n * NARDY_VIEW, x);
-        if (moves_too)
-            memcpy(moves + (ptrdiff_t)n * 8, &word, 8);
-    }
-    larger[n] = 0;
-    *n_io = n + 1;
-    return 0;
-}
-
-/* Record board x with one more step src -> dst >= 1 made on its copy (`depth` steps in all, the
- * moves `word` with that step), as `record_step`: 0, or -1 when full. */
-static inline int nardy_record_step(int8_t *out, int8_t *moves, int *n_io, int *best_io, int cap, int store,
-                                    int moves_too, nardy_board x, int depth, int src, int dst, uint64_t word) {
-    int n = *n_io;
-    if (depth < *best_io)
-        return 0;
-    if (depth > *best_io) {
-        *best_io = depth;
-        n = 0;
-    }
-    if (n >= cap) {
-        *n_io = n;
-        return -1;
-    }
-    if (store) {
-        nardy_put(out + (ptrdiff_t)n * NARDY_VIEW, x, src, dst);
-        if (moves_too)
-            memcpy(moves + (ptrdiff_t)n * 8, &word, 8);
-    }
-    *n_io = n + 1;
-    return 0;
-}
 
 /* walk_double's plain case (_walks.pxi: plain_double, last_two_steps): a double d from board b
  * (at most one checker on the bar; four or more outside home, so nothing bears off), the mover's
@@ -302,7 +273,8 @@ static int nardy_plain_double(nardy_sink *sink, const int8_t *b, uint32_t mover,
     uint8_t *larger = sink->larger;
     int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
     int sub = -1, s1, s2, s3, below, r;
-    uint32_t open_d = open << d, srcs1, srcs2, srcs3, fourth, mover1, mover2, ones0, ones1, ones2, blots0, blots1, blots2;
+    uint32_t open_d = open << d, srcs1, srcs2, srcs3, fourth, mover1, mover2;
+    uint32_t ones0, ones1, ones2, blots0, blots1, blots2;
     uint64_t p1, p2, p3;
     nardy_board b0 = nardy_load(b), b1, b2;
     ones0 = nardy_where(b0, 1);
@@ -326,7 +298,8 @@ static int nardy_plain_double(nardy_sink *sink, const int8_t *b, uint32_t mover,
             p2 = nardy_with(p1, 16, s2, s2 - d);
             srcs3 = mover2 & open_d & NARDY_UPTO(s2);
             if (srcs3 == 0) {
-                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b2, 2, p2 | ~(uint64_t)0 << 32) < 0)
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b2, 2, 0, 0,
+                                 p2 | ~(uint64_t)0 << 32, 0) < 0)
                     goto full;
                 r = 2;
             } else {  /* last_two_steps */
@@ -339,8 +312,8 @@ static int nardy_plain_double(nardy_sink *sink, const int8_t *b, uint32_t mover,
                     p3 = nardy_with(p2, 32, s3, s3 - d);
                     fourth = ((mover2 & ~(ones2 & NARDY_BIT(s3))) | NARDY_BIT(s3 - d)) & open_d & NARDY_UPTO(s3);
                     if (fourth == 0) {
-                        if (nardy_record_step(out, moves, &n, &best, cap, store, moves_too, b2, 3, s3, s3 - d,
-                                              p3 | ~(uint64_t)0 << 48) < 0)
+                        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b2, 3, s3, s3 - d,
+                                         p3 | ~(uint64_t)0 << 48, 0) < 0)
                             goto full;
                         r = r < 3 ? 3 : r;
                     } else {
@@ -359,24 +332,22 @@ static int nardy_plain_double(nardy_sink *sink, const int8_t *b, uint32_t mover,
             below = r > below ? r : below;
         }
         if (below < 0) {
-            if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, p1 | ~(uint64_t)0 << 16) < 0)
+            if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, 0, 0,
+                             p1 | ~(uint64_t)0 << 16, 0) < 0)
                 goto full;
             below = 1;
         }
         sub = below > sub ? below : sub;
     }
     if (sub < 0) {  /* no step at all: the board itself */
-        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b0, 0, ~(uint64_t)0) < 0)
+        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b0, 0, 0, 0, ~(uint64_t)0, 0)
+            < 0)
             goto full;
         sub = 0;
     }
-    sink->n = n;
-    sink->best = best;
-    return sub;
+    return nardy_finish(sink, n, best, sub);
 full:
-    sink->n = n;
-    sink->best = best;
-    return -2;
+    return nardy_finish(sink, n, best, -2);
 }
 
 #endif

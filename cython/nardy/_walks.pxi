@@ -1,7 +1,19 @@
 # The move generator's walks (see _movegen.pyx), included by two modules: _movegen (built for
 # the x86-64 baseline, or whatever the target is) and, on x86-64, _movegen_v3 (the same code
 # built for x86-64-v3: AVX2, BMI1/2, LZCNT), which _movegen calls instead where the CPU has it.
-# Each includer cimports what the walks use (below) before including them.
+# What the walks cimport is below; _movegen_v3 cimports _movegen's types (gen_t, ...) before
+# including them (_movegen has them from its .pxd).
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from nardy._board cimport (
+    ALL_POINTS, BAR, BLOCK_NONE, CHECKERS, HEAD, HEAD_PERMISSION, HEAD_STRICT, LONG, SHORT,
+    TIMING_END, TIMING_STEP, VIEW, __builtin_clz, flip, forbidden_starts, mover_left, rotate12,
+    rules_t, runs6, scan, scan_t,
+)
+from nardy._signals cimport interrupted
 
 cdef enum:
     BAR_BIT = 1 << 24  # the bar among the sources of a step
