@@ -6,7 +6,7 @@
 The workload (`benchmarks/kernels.py`: small, fixed, seeded) runs once under valgrind's callgrind
 with the cache simulator, collecting only inside the measured compiled defs and dumping after
 each kernel, so start-up and setup are never counted. Counts are a function of the code, the
-compiler and its flags, Python, numpy and the CPU's features (AVX2 or not), never of the
+compiler and its flags, Python, numpy and the CPU's features (AVX2, x86-64-v3 or not), never of the
 machine's load. The baseline records that toolchain; when this build's differs, the check says
 so, prints the table for information and passes (with `--strict` it fails): a new compiler is
 not a regression, and the fix is `update` on the new toolchain.
@@ -219,6 +219,7 @@ def measure(log=sys.stderr) -> dict[str, Any]:
         measured = {name: {"units": report["units"][i], "events": totals(dumps[2 + 2 * i])}
                     for i, name in enumerate(kernels.KERNELS)}
     env["avx2"] = report["avx2"]
+    env["x86_64_v3"] = report["x86_64_v3"]  # which build of the move generator's walks ran
     return {"environment": env, "kernels": measured}
 
 

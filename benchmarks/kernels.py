@@ -280,12 +280,14 @@ KERNELS: dict[str, Kernel] = {
 
 def main(argv: list[str]) -> int:
     """Run every kernel in order, calling the marker before and after its measured calls; write
-    their units (and whether the AVX2 kernels are on) as JSON."""
+    their units (and whether the AVX2 kernels and the x86-64-v3 walks are on) as JSON."""
     import importlib
 
     marker = getattr(importlib.import_module(f"nardy.{MARKER[0]}"), MARKER[1])
     avx2 = bool(marker(True))
-    report = {"avx2": avx2, "units": []}
+    from nardy import _core
+
+    report = {"avx2": avx2, "x86_64_v3": _core.use_x86_64_v3(True), "units": []}
     for kernel in KERNELS.values():
         report["units"].append(kernel.run(lambda: marker(True)))  # callgrind dumps the setup's cost (unused)
         marker(True)  # callgrind dumps what the kernel cost
