@@ -201,8 +201,10 @@ static int nardy_plain_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, u
     int sub = -1, x, y;
     nardy_board board = nardy_load(b);
     uint32_t ones = nardy_where(board, 1) & NARDY_ALL_POINTS, blots = nardy_where(board, -1) & NARDY_ALL_POINTS;
-    uint32_t quiet = 0, hit_hi = 0;  /* walk_pair's `chained`: bit s-1 = chained[s] & VIA_QUIET, ... & VIA_HIT_HI */
-    uint32_t first = mover & (open << hi) & NARDY_ALL_POINTS, second, on, onto, via_hit;
+    /* walk_pair's `chained`, the quiet plays: bit s-1 = one checker s moved by both dice, no hit.
+     * Sources come highest first, so s is marked at its own turn (above) or at s + lo's (onto). */
+    uint32_t quiet = 0;
+    uint32_t first = mover & (open << hi) & NARDY_ALL_POINTS, second, onto;
     /* hi_first: x by the larger die, then each checker by the smaller */
     while (first) {
         x = (__builtin_clz(first) ^ 31) + 1;
@@ -215,16 +217,10 @@ static int nardy_plain_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, u
             sub = sub < 1 ? 1 : sub;
             continue;
         }
-        on = NARDY_BIT(x - hi);  /* x on from x - hi: one checker by both dice */
-        if (second & on) {
-            via_hit = (blots >> (x - hi - 1)) & 1;
-            if (via_hit ? (hit_hi >> (x - 1)) & 1 : (quiet >> (x - 1)) & 1)
-                second &= ~on;  /* recorded already: the same play */
-            else if (via_hit)
-                hit_hi |= NARDY_BIT(x);
-            else
-                quiet |= NARDY_BIT(x);
-        }
+        /* x on from x - hi: one checker by both dice, new here (x's own turn), remembered for the
+         * second order unless it hit on the way (only the quiet play recurs there) */
+        if ((second & NARDY_BIT(x - hi)) && !(blots & NARDY_BIT(x - hi)))
+            quiet |= NARDY_BIT(x);
         onto = NARDY_BIT(x + lo);  /* x + lo onto x, then x on by hi */
         if (second & onto) {
             if ((quiet >> (x + lo - 1)) & 1)

@@ -234,6 +234,15 @@ cdef inline nardy_sink sink_of(const gen_t* g) noexcept nogil:
     return s
 
 
+cdef inline int from_sink(gen_t* g, const nardy_sink* s, int sub) noexcept nogil:
+    """A C walk's count and best back into g (overflow set if it was full); its answer `sub`."""
+    g.n = s.n
+    g.best = s.best
+    if sub == -2:
+        g.overflow = 1
+    return sub
+
+
 cdef int record_twos(gen_t* g, int depth, int src1, int dst1, uint32_t seconds, int d) noexcept nogil:
     """For each source src2 of `seconds` (highest first), record the current board with two more
     steps, src1 -> dst1 and src2 -> src2 - d, made on its copy only (short nardy, both landing on
@@ -453,12 +462,7 @@ cdef int plain_double(gen_t* g) noexcept nogil:
     keeps the board and its occupancy in registers: the results in walk_double's order, the last
     two steps made on the result's copies only. The most steps of a result, or -2 when full."""
     cdef nardy_sink s = sink_of(g)
-    cdef int sub = nardy_plain_double(&s, g.b, g.mover, g.open_points, g.dice[0])
-    g.n = s.n
-    g.best = s.best
-    if sub == -2:
-        g.overflow = 1
-    return sub
+    return from_sink(g, &s, nardy_plain_double(&s, g.b, g.mover, g.open_points, g.dice[0]))
 
 
 cdef int last_two_steps(gen_t* g, uint32_t srcs, int d, const game_t* v) noexcept nogil:
@@ -509,15 +513,15 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     cdef undo_t u1
     if game_t is short_game and g.b[BAR] == 1 and g.outside >= 2:
         return enter_pair(g, v)
-    if not simple:  # (plain: the second order never reads it)
-        memset(g.played, 0, sizeof(g.played))
-    memset(g.chained, 0, sizeof(g.chained))
-    if bearing:
-        memset(g.both_off, 0, sizeof(g.both_off))
     if simple:  # the first order without stepping; the second, if two steps can be played, too
         sub = plain_pair(g)
         if sub == -2 or g.best == 2:
             return sub
+    else:  # (plain: the second order never reads it)
+        memset(g.played, 0, sizeof(g.played))
+    memset(g.chained, 0, sizeof(g.chained))  # (after plain_pair, which keeps its own in registers)
+    if bearing:
+        memset(g.both_off, 0, sizeof(g.both_off))
     for order in range(1 if simple else 0, 2):
         g.first_die = hi if order == 0 else lo
         first = sources(g, g.first_die, v)
@@ -622,12 +626,8 @@ cdef int plain_pair(gen_t* g) noexcept nogil:
     a result, or -2 when full."""
     cdef nardy_sink s = sink_of(g)
     cdef int sub = nardy_plain_pair(&s, g.b, g.mover, g.open_points, g.dice[0], g.dice[1])
-    g.n = s.n
-    g.best = s.best
     g.first_die = g.dice[1] if s.best == 2 else g.dice[0]
-    if sub == -2:
-        g.overflow = 1
-    return sub
+    return from_sink(g, &s, sub)
 
 
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
