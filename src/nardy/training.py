@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -30,8 +31,9 @@ import numpy.typing as npt
 
 from . import batch
 from .env import VectorEnv, encode
-from .errors import InvalidArgumentError, NardyError
+from .errors import InvalidArgumentError, NardyError, check_whole
 from .eval import Net, _equity, _evaluate, _swap
+from .files import check_writable
 from .rules import Rules, Variant
 
 Floats = npt.NDArray[np.float64]
@@ -135,10 +137,11 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
     Adam's step size falls geometrically from `lr` to `lr_end` over the games."""
-    if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or lr <= 0
-            or (lr_end is not None and lr_end <= 0)):
-        raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end > 0; got "
-                                   f"{games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
+    if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not _positive(lr)
+            or (lr_end is not None and not _positive(lr_end))):
+        raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end finite "
+                                   f"and > 0; got {games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
+    check_whole(checkpoint_every, "checkpoint_every (games between checkpoints, 0 for none)", 0)
     variant = rules.variant
     net = start or Net.initial(variant, hidden, seed=seed)
     params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
@@ -188,12 +191,43 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     return _net_of(variant, params, net.meta)
 
 
+def _positive(value: float) -> bool:
+    """A finite number above 0 (NaN and infinity are not)."""
+    try:
+        return math.isfinite(value) and value > 0
+    except TypeError:
+        return False
+
+
 def _net_of(variant: Variant, params: Sequence[Floats], meta: dict[str, Any]) -> Net:
     return Net(variant, *(p.astype(np.float32) for p in params), meta=dict(meta))
 
 
 def _checkpoint_path(out: Path, done: int) -> Path:
     return out.with_name(f"{out.stem}.ckpt-{done}{out.suffix}")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any training, arguments that would fail only at its end or at a checkpoint:
+    an output that is not a writable .npz path (the net, a checkpoint, the log), a negative
+    checkpoint interval, a step size that is not a finite number above 0."""
+    if args.out.suffix.lower() != ".npz":
+        raise InvalidArgumentError(f"cannot write {str(args.out)!r}: the file name must end in .npz")
+    check_whole(args.checkpoint_every, "--checkpoint-every (games between checkpoints, 0 for none)", 0)
+    check_whole(args.duel_games, "--duel-games", 1)
+    for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
+        if value is not None and not _positive(value):
+            raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
+    check_writable(args.out)
+    if args.checkpoint_every:
+        check_writable(_checkpoint_path(args.out, args.checkpoint_every))
+    if args.log is not None:
+        check_writable(args.log)
+
+
+def _end_line(shown: list[float]) -> str:
+    """A newline if a progress line (ended by a carriage return) has been shown, else nothing."""
+    return "\n" if shown[0] else ""
 
 
 def one_blas_thread() -> bool:
@@ -266,15 +300,19 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
 
     try:
+        check_outputs(args)
         start = Net.load(args.start) if args.start else None
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
                     lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
-    except NardyError as exc:
-        print(f"nardy.training: error: {exc}", file=sys.stderr)
+        trained = int((start.meta.get("games", 0) if start else 0)) + args.games
+        Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": command, "games": trained}).save(args.out)
+    except KeyboardInterrupt:
+        print(f"{_end_line(shown)}nardy.training: interrupted", file=sys.stderr)
+        return 130
+    except (NardyError, OSError) as exc:
+        print(f"{_end_line(shown)}nardy.training: error: {exc}", file=sys.stderr)
         return 2
-    trained = int((start.meta.get("games", 0) if start else 0)) + args.games
-    Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": command, "games": trained}).save(args.out)
     print(f"\nwrote {args.out}", file=sys.stderr)
     return 0
 
