@@ -27,7 +27,11 @@ The shipped nets (package data `nardy/nets/long.npz`, `short.npz`) are made by
 from __future__ import annotations
 
 import json
+import os
+import struct
+import tokenize
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -80,7 +84,8 @@ class Net:
                 value = np.asarray(given)
                 if value.dtype.kind not in "iuf":  # (a complex one would lose its imaginary part)
                     raise TypeError(f"of {value.dtype}")
-                value = np.ascontiguousarray(value, np.float32)
+                with np.errstate(over="ignore"):  # (beyond float32's range: infinite, refused below)
+                    value = np.ascontiguousarray(value, np.float32)
             except (TypeError, ValueError) as exc:
                 raise InvalidArgumentError(f"net {name} must be an array of real numbers: {exc}") from None
             if value.shape != shape or not np.isfinite(value).all():
@@ -88,6 +93,7 @@ class Net:
             value.setflags(write=False)
             object.__setattr__(self, name, value)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
+        self._check_sums()
         # what the core adds per point: the rows of a point's four units summed for each count
         counts = np.arange(1, 16)
         units = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
@@ -95,6 +101,20 @@ class Net:
         per_point = np.einsum("nu,quh->qnh", units, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
         object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
         object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
+
+    def _check_sums(self) -> None:
+        """Refuse weights whose sums could overflow float32 in the forward pass (a hidden unit's
+        input: its bias and every input unit, each at most 7.5, times its weight; an output's: its
+        bias and every hidden unit, each within -1..1, times its weight): finite weights near
+        float32's limit gave NaN outputs, which `evaluate` turned into [1, 1, 1, 0, 0]. Within
+        this bound every output of the net is finite."""
+        limit = float(np.finfo(np.float32).max) / 2
+        reach = np.abs(self.b1.astype(np.float64)) + 7.5 * np.abs(self.w1.astype(np.float64)).sum(axis=0)
+        out_reach = np.abs(self.b2.astype(np.float64)) + np.abs(self.w2.astype(np.float64)).sum(axis=1)
+        if reach.max() > limit or out_reach.max() > limit:
+            raise InvalidArgumentError(f"net weights so large that the forward pass would overflow float32 "
+                                       f"(a sum reaches {max(reach.max(), out_reach.max()):.3g}, "
+                                       f"at most {limit:.3g})")
 
     @property
     def hidden(self) -> int:
@@ -122,24 +142,30 @@ class Net:
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
-        """Read a net written by `save`; `InvalidArgumentError` naming what is wrong."""
+        """Read a net written by `save`; `InvalidArgumentError` naming the file and what is wrong.
+        Every member's declared size, type and shape is checked against what a net needs before
+        any of its data is read (`_read_net_file`)."""
         files.check_path(path, "a net is read from")
         try:
-            with files.open_regular(path) as f, np.load(f, allow_pickle=False) as data:
-                header = json.loads(str(data["header"]))
-                arrays = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, KeyError, ValueError, EOFError, RecursionError, zipfile.BadZipFile) as exc:
+            with files.open_regular(path) as f:
+                header, arrays = _read_net_file(f)
+        except _NotANet as exc:
             raise InvalidArgumentError(f"{path}: not a nardy net file ({exc})") from None
+        except _DAMAGED as exc:
+            raise InvalidArgumentError(f"{path}: not a nardy net file ({type(exc).__name__}: {exc})") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise InvalidArgumentError(f"{path}: not a nardy net file (header {header!r})")
+            raise InvalidArgumentError(f"{path}: not a nardy net file (header {quoted(header)})")
         if header.get("version") != FORMAT_VERSION:
-            raise InvalidArgumentError(f"{path}: net format version {header.get('version')!r}, "
+            raise InvalidArgumentError(f"{path}: net format version {quoted(header.get('version'))}, "
                                        f"this nardy reads {FORMAT_VERSION}")
         meta = header.get("meta", {})
-        if not isinstance(meta, dict) or not isinstance(header.get("variant"), str):
-            raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object, "
-                                       f"got {header!r}")
-        return cls(Variant.parse(header["variant"]), meta=dict(meta), **arrays)
+        if not isinstance(meta, dict) or header.get("variant") not in ("long", "short"):
+            raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object (the "
+                                       f"variant 'long' or 'short'), got {quoted(header)}")
+        try:
+            return cls(Variant.parse(header["variant"]), meta=dict(meta), **arrays)
+        except InvalidArgumentError as exc:
+            raise InvalidArgumentError(f"{path}: {exc}") from None
 
     def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
         """The raw outputs (m, 5) float32 for each board (mover's view; `after`: an afterstate,
@@ -163,6 +189,90 @@ class Net:
         h = x @ self.w1 + self.b1
         h = h / (1 + np.abs(h))
         return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+
+
+# a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
+_MEMBERS = ("header", "w1", "b1", "w2", "b2")
+HEADER_LIMIT = 1 << 20    # characters of a net file's JSON header
+FILE_LIMIT = 16 << 20     # bytes of a net file: the header (4 bytes a character) and the largest float64 net
+
+
+class _NotANet(ValueError):
+    """What is wrong with a net file, found by `_read_net_file`'s own checks."""
+
+
+# what a damaged zip or .npy header can raise from the standard library and numpy's readers
+_DAMAGED = (OSError, EOFError, ValueError, TypeError, KeyError, SyntaxError, RuntimeError, NotImplementedError,
+            struct.error, zlib.error, tokenize.TokenError, zipfile.BadZipFile)
+
+
+def _read_net_file(f: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """The JSON header and the four arrays of an open net file. Its zip directory (the member
+    names, their compression) and each member's .npy header (dtype, shape, order) are checked,
+    and each member's declared size against what that shape needs, before any data is read: a
+    damaged file cannot make numpy allocate or inflate more than a net holds. Anything wrong is a
+    `_NotANet`, or one of `_DAMAGED` from the zip and .npy readers."""
+    size = os.fstat(f.fileno()).st_size
+    if size > FILE_LIMIT:
+        raise _NotANet(f"{size} bytes, a net file has at most {FILE_LIMIT}")
+    with zipfile.ZipFile(f) as archive:
+        infos = archive.infolist()
+        names = sorted(info.filename for info in infos)
+        if names != sorted(f"{name}.npy" for name in _MEMBERS):
+            raise _NotANet(f"members {quoted(names, 200)}, a net has {', '.join(n + '.npy' for n in _MEMBERS)}")
+        for info in infos:
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 1:
+                raise _NotANet(f"{info.filename} is encrypted or compressed by method {info.compress_type}, "
+                               f"a net file's members are stored or deflated")
+        members = {info.filename[:-4]: info for info in infos}
+        text = _read_member(archive, members["header"], lambda shape, dtype: shape == () and dtype.kind == "U"
+                            and dtype.itemsize <= 4 * HEADER_LIMIT, f"a text of at most {HEADER_LIMIT} characters")
+        header = json.loads(str(text[0]))
+        w1_shape = _npy_header(archive, members["w1"])[0]
+        hidden = w1_shape[1] if len(w1_shape) == 2 else -1
+        from . import _net
+
+        if not (8 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
+            raise _NotANet(f"w1 of shape {quoted(w1_shape)}, a net's is ({UNITS}, hidden), "
+                           f"hidden a multiple of 8 up to {_net.MAX_HIDDEN}")
+        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        arrays = {name: _read_member(archive, members[name],
+                                     lambda shape, dtype, want=want: shape == want and dtype.kind == "f"
+                                     and dtype.itemsize in (4, 8), f"{want} float32 or float64")
+                  for name, want in shapes.items()}
+    return header, arrays
+
+
+def _npy_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[Any, bool, np.dtype[Any], int]:
+    """Shape, Fortran order, dtype and data offset of a member's .npy header (numpy's reader,
+    versions 1.0 and 2.0, no pickles: a header of only literals)."""
+    from numpy.lib import format as npy
+
+    with archive.open(info) as member:
+        version = npy.read_magic(member)
+        if version not in ((1, 0), (2, 0)):
+            raise _NotANet(f"{info.filename} is .npy version {version}, a net file's are 1.0 or 2.0")
+        read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, fortran, dtype = read(member, max_header_size=1000)
+        return shape, fortran, dtype, member.tell()
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, fits: Any, wanted: str) -> npt.NDArray[Any]:
+    """The array of a member whose shape and dtype `fits` (`wanted` says what that is) and whose
+    declared size is its header and exactly that data; read only once all that holds."""
+    shape, fortran, dtype, offset = _npy_header(archive, info)
+    if dtype.hasobject or not fits(shape, dtype):
+        raise _NotANet(f"{info.filename} holds {quoted(shape)} {dtype}, a net's is {wanted}")
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if info.file_size != offset + size:
+        raise _NotANet(f"{info.filename} declares {info.file_size} bytes, its header and {quoted(shape)} {dtype} "
+                       f"take {offset + size}")
+    with archive.open(info) as member:
+        member.seek(offset)
+        data = member.read(size)
+    if len(data) != size:
+        raise _NotANet(f"{info.filename} ends after {len(data)} of its {size} bytes of data")
+    return np.frombuffer(data, dtype).reshape(shape or (1,), order="F" if fortran else "C")
 
 
 _NETS: dict[Variant, Net] = {}
@@ -351,6 +461,9 @@ def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bo
         raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy")
     rows = batch.flip(boards, rules.variant) if after else boards
     probs = net.forward(rows).astype(np.float64)
+    if not np.isfinite(probs).all():  # (never, within Net's bound on its weights: nothing made up from a NaN)
+        row = int(np.flatnonzero(~np.isfinite(probs).all(axis=1))[0])
+        raise InvalidArgumentError(f"the net's outputs for row {row} are not finite: {probs[row].tolist()}")
     # consistency, as gnubg enforces it: backgammons <= gammons <= wins
     probs[:, 1] = np.minimum(probs[:, 1], probs[:, 0])
     probs[:, 2] = np.minimum(probs[:, 2], probs[:, 1])
