@@ -83,8 +83,9 @@ def ratio_interval(a: Sequence[float], b: Sequence[float], confidence: float = 0
     signed-rank), back on the ratio scale."""
     if len(a) != len(b) or len(a) < 2:
         raise ToolError(f"need at least two paired rounds, got {len(a)} and {len(b)} times")
-    if min(a) <= 0 or min(b) <= 0:
-        raise ToolError("times must be positive")
+    bad = [t for t in [*a, *b] if not (math.isfinite(t) and t > 0)]
+    if bad:  # (a NaN time gave ratio nan and the verdict "unclear")
+        raise ToolError(f"times must be positive and finite, got {bad[0]}")
     logs = np.log(np.asarray(b, float)) - np.log(np.asarray(a, float))
     i, j = np.triu_indices(len(logs))
     walsh = np.sort((logs[i] + logs[j]) / 2)

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import stat
 import sys
 from html import escape
 from pathlib import Path
@@ -22,38 +25,126 @@ from typing import Any, Sequence
 from benchmarks.toolkit import ToolError, guarded
 
 
+LIMIT = 64 << 20  # bytes of a history file: years of records; /dev/zero or a stray large file is refused
+VERDICTS = ("SLOWER", "FASTER", "same", "unclear")
+
+
 def append(path: Path, record: dict[str, Any]) -> None:
-    """Add one record as one line (the file and its folder are created if missing)."""
+    """Add one record as one line (the file and its folder are created if missing). A last line
+    without its newline is a record cut short by an interrupted write: it is dropped, said on
+    stderr, rather than glued to this one (a whole record missing only its newline gets one)."""
     path = Path(path)
     try:
+        line = json.dumps(record, sort_keys=True, allow_nan=False) + "\n"
+    except ValueError as error:
+        raise ToolError(f"cannot append to {path}: {error}") from None
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a") as out:
-            out.write(json.dumps(record, sort_keys=True) + "\n")
+        with _open_regular(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, "r+b") as f:
+            data = f.read(LIMIT + 1)
+            if len(data) > LIMIT:
+                raise ToolError(f"cannot append to {path}: larger than {LIMIT} bytes, not a history file")
+            if data and not data.endswith(b"\n"):
+                start = data.rfind(b"\n") + 1
+                if _record(data[start:]) is None:
+                    f.truncate(start)
+                    number = data.count(b"\n") + 1
+                    print(f"{path}:{number}: dropped a record cut short (no newline at its end)", file=sys.stderr)
+                else:
+                    f.write(b"\n")
+            f.write(line.encode())
     except OSError as error:
-        raise ToolError(f"cannot append to {path}: {error.strerror}") from None
+        raise ToolError(f"cannot append to {path}: {error.strerror or error}") from None
+
+
+def _open_regular(path: Path, flags: int, mode: str) -> Any:
+    """`path` opened (`flags`, then as `mode`) if it is a regular file, else a ToolError: opened
+    without blocking, as `nardy.files.open_regular` does (a FIFO would wait for its other end)."""
+    fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ToolError(f"{path} is not a regular file")
+        return os.fdopen(fd, mode)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _record(line: bytes) -> dict[str, Any] | None:
+    """The JSON object of one line, or None if it is not one."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):  # (UnicodeDecodeError, and an int of too many digits, are ValueErrors)
+        return None
+    return record if isinstance(record, dict) else None
 
 
 def read(path: Path) -> list[dict[str, Any]]:
-    """Every record of a history file, in order; a ToolError names a missing file or a bad line."""
+    """Every record of a history file, in order; a ToolError names a missing file or a bad line
+    (a record whose figures are not finite numbers, of the form `plot` and `verdicts` read). A
+    last line without its newline that is not a record was cut short by an interrupted write:
+    it is skipped, said on stderr."""
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        with _open_regular(path, os.O_RDONLY, "rb") as f:
+            data = f.read(LIMIT + 1)
     except FileNotFoundError:
         raise ToolError(f"no history file {path}") from None
     except OSError as error:
-        raise ToolError(f"cannot read {path}: {error.strerror}") from None
+        raise ToolError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > LIMIT:
+        raise ToolError(f"{path} is larger than {LIMIT} bytes: not a history file")
+    lines = data.split(b"\n")
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ToolError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(record, dict):
-            raise ToolError(f"{path}:{number}: a record is a JSON object")
+        record = _record(line)
+        if record is None and number == len(lines):
+            print(f"{path}:{number}: skipped a record cut short (no newline at its end)", file=sys.stderr)
+            continue
+        if record is None:
+            try:
+                json.loads(line)
+                why = "a record is a JSON object"
+            except json.JSONDecodeError as error:
+                why = f"not JSON ({error.msg})"
+            except (ValueError, RecursionError) as error:
+                why = f"not JSON ({type(error).__name__})"
+            raise ToolError(f"{path}:{number}: {why}")
+        problem = _problem(record)
+        if problem:
+            raise ToolError(f"{path}:{number}: {problem}")
         records.append(record)
     return records
+
+
+def _number(value: Any) -> bool:
+    """A finite number (not a bool), within +-1e300 (so that the plot's scales stay finite)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+        and abs(value) <= 1e300
+
+
+def _problem(record: dict[str, Any]) -> str | None:
+    """What is wrong with a record's fields, as `series` and `verdicts` read them (absent ones are
+    taken as empty), or None."""
+    kind = record.get("kind")
+    if kind == "counts":
+        counts = record.get("counts", {})
+        if not isinstance(counts, dict) or not all(isinstance(f, dict) for f in counts.values()):
+            return "a counts record's counts are {kernel: {metric: number}}"
+        bad = next((f"{k} {m}" for k, f in counts.items() for m, v in f.items() if not _number(v)), None)
+        return f"the count {bad} is not a finite number (within +-1e300)" if bad else None
+    if kind == "compare":
+        rounds, ratios = record.get("rounds", 0), record.get("ratios", {})
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 0:
+            return f"a compare record's rounds are a whole number >= 0, got {json.dumps(rounds)[:40]}"
+        if not isinstance(ratios, dict) or not all(isinstance(v, dict) for v in ratios.values()):
+            return "a compare record's ratios are {benchmark: {ratio, verdict, ...}}"
+        for name, v in ratios.items():
+            if not (_number(v.get("ratio")) and v["ratio"] > 0) or v.get("verdict") not in VERDICTS:
+                return f"the ratio of {name} needs a finite ratio > 0 and a verdict ({', '.join(VERDICTS)})"
+    return None
 
 
 def series(records: Sequence[dict[str, Any]], metric: str = "Ir") -> tuple[list[str], dict[str, list[float | None]]]:
@@ -126,7 +217,7 @@ def verdicts(records: Sequence[dict[str, Any]]) -> str:
     for name in names:
         got = [r["ratios"][name] for r in runs if name in r.get("ratios", {})]
         ratios = sorted(v["ratio"] for v in got)
-        counted = ", ".join(f"{kind} {sum(v['verdict'] == kind for v in got)}" for kind in ("SLOWER", "FASTER", "same", "unclear"))
+        counted = ", ".join(f"{kind} {sum(v['verdict'] == kind for v in got)}" for kind in VERDICTS)
         lines.append(f"  {name}: {counted} of {len(got)}; ratio {ratios[0]:.3f}..{ratios[-1]:.3f}")
     return "\n".join(lines)
 

@@ -353,3 +353,116 @@ def test_verdicts_count_the_comparisons_that_called_a_regression(tmp_path, capsy
     out = capsys.readouterr().out
     assert "3 comparisons (8-12 rounds, median 9); a regression (any benchmark SLOWER) in 2" in out
     assert "pips: SLOWER 2, FASTER 0, same 1, unclear 0 of 3; ratio 1.000..1.100" in out
+
+
+def test_a_nan_time_is_an_error_not_an_unclear_verdict():
+    """A NaN time gave ratio nan and the verdict "unclear"."""
+    for a, b in (([1.0, math.nan, 1.0], [1.0, 1.0, 1.0]), ([1.0] * 3, [1.0, math.inf, 1.0])):
+        with pytest.raises(ToolError, match="times must be positive and finite, got (nan|inf)"):
+            compare.compare({"x": a}, {"x": b})
+
+
+def _good_history(path: Path) -> Path:
+    for i in range(3):
+        history.append(path, {"kind": "counts", "commit": str(i) * 40,
+                              "counts": {"pips per row": {"Ir": 10.0 + i, "D1mr": 0.5}, "perft per leaf": {"Ir": 300}}})
+        history.append(path, {"kind": "compare", "rounds": 8 + i, "ratios": {"pips": {
+            "ratio": 1.0 + i / 10, "low": 0.9, "high": 1.2, "verdict": ("same", "SLOWER", "unclear")[i]}}})
+    return path
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"kind": "counts", "counts": {"pips": {"Ir": "ten"}}}', "the count pips Ir is not a finite number"),
+    ('{"kind": "counts", "counts": {"pips": {"Ir": NaN}}}', "the count pips Ir is not a finite number"),
+    ('{"kind": "counts", "counts": {"pips": {"Ir": 1e308}}}', "the count pips Ir is not a finite number"),
+    ('{"kind": "counts", "counts": ["pips"]}', "counts are {kernel: {metric: number}}"),
+    ('{"kind": "counts", "counts": {"pips": 3}}', "counts are {kernel: {metric: number}}"),
+    ('{"kind": "compare", "rounds": "8"}', "rounds are a whole number"),
+    ('{"kind": "compare", "rounds": 8.5}', "rounds are a whole number"),
+    ('{"kind": "compare", "ratios": {"pips": 1.0}}', "ratios are {benchmark"),
+    ('{"kind": "compare", "ratios": {"pips": {"ratio": null, "verdict": "same"}}}', "the ratio of pips needs"),
+    ('{"kind": "compare", "ratios": {"pips": {"ratio": 1.0, "verdict": "slow"}}}', "the ratio of pips needs"),
+    ('{"kind": "compare", "ratios": {"pips": {"ratio": 1.0}}}', "the ratio of pips needs"),
+    ("[" * 100_000, "not JSON"),
+    ("1" * 5000, "not JSON"),
+    ('"a record"', "a record is a JSON object"),
+    ("\udcff".encode("utf-8", "surrogateescape").decode("latin-1"), "not JSON"),
+])
+def test_a_damaged_record_is_one_line_naming_it(tmp_path, capsys, line, message):
+    """Records of the wrong form were tracebacks (TypeError, ValueError, KeyError...) in plot or verdicts."""
+    log = _good_history(tmp_path / "h.jsonl")
+    with log.open("a", encoding="latin-1") as f:
+        f.write(line + "\n")
+    for command in (["verdicts", str(log)], ["plot", str(log), "-o", str(tmp_path / "h.svg")]):
+        assert history.main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("benchmarks.history: error: ") and err.count("\n") == 1 and "h.jsonl:7: " in err
+        assert message in err, err
+
+
+def test_damaged_history_files_are_errors_never_tracebacks(tmp_path, capsys):
+    """Of 20,000 damaged files 2,538 gave a traceback; here a few hundred, seeded."""
+    import random
+
+    base = _good_history(tmp_path / "good.jsonl").read_bytes()
+    rng = random.Random(7)
+    log = tmp_path / "h.jsonl"
+    for _ in range(400):
+        data = bytearray(base)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(data) + 1)
+            kind = rng.choice(["flip", "cut", "delete", "insert"])
+            if kind == "flip" and at < len(data):
+                data[at] ^= 1 << rng.randrange(8)
+            elif kind == "cut":
+                del data[at:]
+            elif kind == "delete":
+                del data[at:at + rng.randint(1, 5)]
+            else:
+                data[at:at] = rng.choice([b"0", b"9e999", b"\xff", b"[", b"{", b"null", b'"x"', b"-", b"\n", b"NaN"])
+        log.write_bytes(bytes(data))
+        for command in (["verdicts", str(log)], ["plot", str(log), "-o", str(tmp_path / "h.svg")]):
+            assert history.main(command) in (0, 2)
+    capsys.readouterr()
+
+
+def test_a_cut_last_line_is_skipped_and_not_glued_onto(tmp_path, capsys):
+    """One record cut short made the whole file unreadable, and append glued the next onto it."""
+    log = _good_history(tmp_path / "h.jsonl")
+    whole = log.read_bytes()
+    log.write_bytes(whole + b'{"kind": "counts", "commit": "4444')
+    assert len(history.read(log)) == 6
+    assert "h.jsonl:7: skipped a record cut short" in capsys.readouterr().err
+    history.append(log, {"kind": "counts", "commit": "5" * 40, "counts": {"pips per row": {"Ir": 9.0}}})
+    assert "h.jsonl:7: dropped a record cut short" in capsys.readouterr().err
+    records = history.read(log)
+    assert len(records) == 7 and records[-1]["commit"] == "5" * 40
+    assert log.read_bytes().startswith(whole) and log.read_bytes().endswith(b"}\n")
+    # a whole record that lacks only its newline is kept, and the next starts on a line of its own
+    log.write_bytes(whole.rstrip(b"\n"))
+    history.append(log, {"kind": "compare", "rounds": 3, "ratios": {}})
+    assert len(history.read(log)) == 7 and capsys.readouterr().err == ""
+
+
+def test_a_fifo_a_device_or_a_huge_file_is_refused(tmp_path, capsys, monkeypatch):
+    """A FIFO hung verdicts (and append); /dev/zero read until a MemoryError."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code = ("import sys; from benchmarks import history; "
+            "print(history.main(['verdicts', sys.argv[1]])); history.append(sys.argv[1], {})")
+    done = subprocess.run([sys.executable, "-c", code, str(fifo)], cwd=Path(__file__).parent.parent,
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("2\n") and "benchmarks.history: error: " in done.stderr
+    assert done.stderr.splitlines()[-1].endswith("fifo is not a regular file")  # append's ToolError
+    assert history.main(["verdicts", "/dev/zero"]) == 2
+    assert "/dev/zero is not a regular file" in capsys.readouterr().err
+    log = _good_history(tmp_path / "h.jsonl")
+    monkeypatch.setattr(history, "LIMIT", 100)
+    assert history.main(["verdicts", str(log)]) == 2
+    assert "larger than 100 bytes" in capsys.readouterr().err
+    with pytest.raises(ToolError, match="larger than 100 bytes"):
+        history.append(log, {})
