@@ -292,3 +292,50 @@ def test_reset_refuses_options_that_are_not_none_or_empty(options):
 def test_an_array_for_illegal_action_is_refused_by_nardy():
     with pytest.raises(InvalidArgumentError, match="unknown illegal_action"):
         NardyEnv("short", illegal_action=np.zeros(2))
+
+
+def test_one_env_used_from_several_threads_refuses_the_concurrent_calls():
+    """8 threads stepping one NardyEnv raised "ValueError: min() arg is an empty sequence" (a step
+    read the dice another had half changed); now a call that finds the env in use by another
+    thread raises InvalidArgumentError, and every call that runs runs whole."""
+    import sys
+    import threading
+
+    env = NardyEnv("short")
+    env.reset(seed=3)
+    errors: list[BaseException] = []
+    refused = []
+    start = threading.Barrier(8)
+
+    def worker(k: int) -> None:
+        rng = np.random.default_rng(k)
+        start.wait()
+        for _ in range(300):
+            try:
+                legal = masked(env.action_masks())
+                if len(legal) == 0:
+                    env.reset()
+                    continue
+                _, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+                if terminated or truncated:
+                    env.reset()
+            except InvalidArgumentError as exc:
+                assert "in use by another thread" in str(exc)
+                refused.append(k)
+            except (GameOverError, IllegalMoveError):  # another thread ended the game or moved first
+                pass
+            except BaseException as exc:  # anything else fails the test
+                errors.append(exc)
+                return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == [] and refused

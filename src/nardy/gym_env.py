@@ -19,7 +19,9 @@ with `illegal_action="raise"` (`IllegalMoveError`).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import functools
+import threading
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +54,25 @@ def step_of(action: int) -> tuple[int, int]:
     return source + 1, source + 1 - (distance + 1)
 
 
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def _one_thread(method: Method) -> Method:
+    """`method` run by one thread at a time: a call while another thread's is running raises
+    `InvalidArgumentError` (the env's turn state is plain Python, changed step by step)."""
+    @functools.wraps(method)
+    def guarded(self: NardyEnv, *args: Any, **kwargs: Any) -> Any:
+        if not self._busy.acquire(blocking=False):
+            raise InvalidArgumentError(f"the NardyEnv is in use by another thread's call ({method.__name__} "
+                                       f"refused): give each thread its own")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return guarded  # type: ignore[return-value]
+
+
 class NardyEnv(gymnasium.Env):  # type: ignore[misc]
     """One game of long or short nardy, one checker step per `step`, seen by the side to act.
 
@@ -63,6 +84,10 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
     0. `info`: "action_mask", "turn" (the colour to act, 0 White, 1 Black), "dice" (this turn's
     roll); when the game ends, "winner" (-1 a draw, -2 none: truncated), "points" and "plies".
     A game still going after `max_plies` turns is truncated.
+
+    Threads: one thread at a time. A call (`reset`, `step`, `action_masks`, `afterstates`,
+    `render`) made while another thread's is running raises `InvalidArgumentError`; the running
+    one is unharmed. Give each thread its own env.
 
     Seeding: game after game, `reset(seed=s)` plays the games of `VectorEnv(rules, 1)` reset
     with `seed=s`, turn by turn.
@@ -86,8 +111,10 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         self.observation_space = gymnasium.spaces.Box(low, high, (30,), np.int8)
         self.action_space = gymnasium.spaces.Discrete(ACTIONS)
         self._over = True
+        self._busy = threading.Lock()
 
     # the Gymnasium interface -----------------------------------------------------------------
+    @_one_thread
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """A new game (`seed` as in `VectorEnv.reset`): (observation, info)."""
         super().reset(seed=seed)
@@ -99,6 +126,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
             raise GameOverError("the game ended before anyone could move")
         return self._observation(), self._info()
 
+    @_one_thread
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Play one checker step (action 0..149, see `step_of`): (observation, reward,
         terminated, truncated, info) as the class says; the turn passes after its last step.
@@ -127,10 +155,12 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         reward, terminated, truncated, info = self._finish_turn(result, actor)
         return self._observation(final=terminated or truncated), reward, terminated, truncated, info
 
+    @_one_thread
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """(150,) bool: the legal actions now (as sb3-contrib's MaskablePPO asks for them)."""
         return self._mask.copy()
 
+    @_one_thread
     def afterstates(self) -> npt.NDArray[np.int8]:
         """(k, 26) int8: the distinct results this turn can still reach (the mover's view, before
         the turn passes), one per legal play that begins with the steps played so far."""
@@ -138,6 +168,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         ordered = [row for row in self._afterstates if row in rows]
         return np.frombuffer(b"".join(ordered), np.int8).reshape(-1, 26).copy()
 
+    @_one_thread
     def render(self) -> str | None:
         """With ``render_mode="ansi"``, the ASCII board (docs/formats.md section 9) and the dice
         left to play; else None."""
