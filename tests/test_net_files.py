@@ -164,3 +164,26 @@ def test_a_good_file_in_either_compression_loads(tmp_path):
     for compression in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
         write_zip(tmp_path / "n.npz", parts, compression)
         assert Net.load(tmp_path / "n.npz").hidden == 8
+
+
+def test_save_refuses_a_meta_that_is_not_json_or_too_long(tmp_path):
+    """A meta of a set was json's TypeError; one too long to read back is refused when saved."""
+    from nardy.eval import HEADER_LIMIT
+
+    net = Net.initial("short", 8)
+    with pytest.raises(InvalidArgumentError, match="meta must be JSON"):
+        Net("short", net.w1, net.b1, net.w2, net.b2, meta={"x": {1, 2}}).save(tmp_path / "n.npz")
+    with pytest.raises(InvalidArgumentError, match="at most 65536"):
+        Net("short", net.w1, net.b1, net.w2, net.b2, meta={"x": "a" * HEADER_LIMIT}).save(tmp_path / "n.npz")
+    assert list(tmp_path.iterdir()) == []
+    Net("short", net.w1, net.b1, net.w2, net.b2, meta={"x": "a" * (HEADER_LIMIT - 100)}).save(tmp_path / "n.npz")
+    assert len(Net.load(tmp_path / "n.npz").meta["x"]) == HEADER_LIMIT - 100
+
+
+def test_a_fifo_or_a_device_is_refused_by_name(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "fifo.npz")
+    for path in (tmp_path / "fifo.npz", "/dev/zero"):
+        with pytest.raises(InvalidArgumentError, match="is not a regular file"):
+            Net.load(path)

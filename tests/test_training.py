@@ -47,6 +47,15 @@ def test_bad_arguments_are_refused_before_training(tmp_path, capsys, no_training
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_log_that_is_not_a_regular_file_is_refused(tmp_path, capsys, no_training):
+    import os
+
+    os.mkfifo(tmp_path / "log")
+    argv = TINY + ["--out", str(tmp_path / "x.npz"), "--log", str(tmp_path / "log")]
+    assert training.main(argv) == 2
+    assert "it is not a regular file" in one_error(capsys)
+
+
 def test_an_interrupt_is_one_line_and_exit_130(tmp_path, capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -135,8 +135,14 @@ class Net:
         """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta),
         whole or not at all (`nardy.files.write_file`)."""
         files.check_path(path, "a net is saved to")
-        header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
-                             "meta": self.meta}, sort_keys=True)
+        try:
+            header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
+                                 "meta": self.meta}, sort_keys=True)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidArgumentError(f"a net's meta must be JSON: {exc}") from None
+        if len(header) > HEADER_LIMIT:
+            raise InvalidArgumentError(f"a net's header (its meta as JSON) has {len(header)} characters, "
+                                       f"at most {HEADER_LIMIT}")
         files.write_file(path, lambda f: np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2,
                                                   b2=self.b2), binary=True)
 
@@ -149,6 +155,8 @@ class Net:
         try:
             with files.open_regular(path) as f:
                 header, arrays = _read_net_file(f)
+        except InvalidArgumentError:  # (not a regular file: said by open_regular)
+            raise
         except _NotANet as exc:
             raise InvalidArgumentError(f"{path}: not a nardy net file ({exc})") from None
         except _DAMAGED as exc:
@@ -159,11 +167,12 @@ class Net:
             raise InvalidArgumentError(f"{path}: net format version {quoted(header.get('version'))}, "
                                        f"this nardy reads {FORMAT_VERSION}")
         meta = header.get("meta", {})
-        if not isinstance(meta, dict) or header.get("variant") not in ("long", "short"):
+        variant = header.get("variant")
+        if not isinstance(meta, dict) or not (isinstance(variant, str) and variant.lower() in ("long", "short")):
             raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object (the "
                                        f"variant 'long' or 'short'), got {quoted(header)}")
         try:
-            return cls(Variant.parse(header["variant"]), meta=dict(meta), **arrays)
+            return cls(Variant.parse(variant), meta=dict(meta), **arrays)
         except InvalidArgumentError as exc:
             raise InvalidArgumentError(f"{path}: {exc}") from None
 
@@ -193,8 +202,8 @@ class Net:
 
 # a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
 _MEMBERS = ("header", "w1", "b1", "w2", "b2")
-HEADER_LIMIT = 1 << 20    # characters of a net file's JSON header
-FILE_LIMIT = 16 << 20     # bytes of a net file: the header (4 bytes a character) and the largest float64 net
+HEADER_LIMIT = 1 << 16    # characters of a net file's JSON header (`Net.save` writes no more)
+FILE_LIMIT = 1 << 20      # bytes of a net file: the header (4 bytes a character) and the largest float64 net
 
 
 class _NotANet(ValueError):

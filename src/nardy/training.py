@@ -223,6 +223,8 @@ def check_outputs(args: argparse.Namespace) -> None:
         check_writable(_checkpoint_path(args.out, args.checkpoint_every))
     if args.log is not None:
         check_writable(args.log)
+        if args.log.exists() and not args.log.is_file():  # (appended to: a FIFO would wait for a reader)
+            raise InvalidArgumentError(f"cannot write {str(args.log)!r}: it is not a regular file")
 
 
 def _end_line(shown: list[float]) -> str:
