@@ -56,6 +56,15 @@ def test_a_log_that_is_not_a_regular_file_is_refused(tmp_path, capsys, no_traini
     assert "it is not a regular file" in one_error(capsys)
 
 
+def test_a_start_net_whose_games_are_not_a_count_is_refused_before_training(tmp_path, capsys, no_training):
+    """int() of its meta "games" was a ValueError traceback after the whole run."""
+    net = Net.initial("short", 8)
+    Net("short", net.w1, net.b1, net.w2, net.b2, meta={"games": "many"}).save(tmp_path / "start.npz")
+    argv = TINY + ["--out", str(tmp_path / "x.npz"), "--start", str(tmp_path / "start.npz")]
+    assert training.main(argv) == 2
+    assert "meta 'games' must be a whole number >= 0, got 'many'" in one_error(capsys)
+
+
 def test_an_interrupt_is_one_line_and_exit_130(tmp_path, capsys, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -81,3 +90,5 @@ def test_a_tiny_run_writes_its_net_checkpoints_and_log(tmp_path, capsys):
     assert net.meta["games"] == 2 and Net.load(tmp_path / "x.ckpt-2.npz").hidden == 8
     assert len(log.read_text().splitlines()) == 1
     assert np.isfinite(net.w1).all()
+    more = TINY + ["--out", str(tmp_path / "y.npz"), "--start", str(out)]
+    assert training.main(more) == 0 and Net.load(tmp_path / "y.npz").meta["games"] == 4

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from . import batch
 from .env import VectorEnv, encode
-from .errors import InvalidArgumentError, NardyError, check_whole
+from .errors import InvalidArgumentError, NardyError, check_whole, is_whole, quoted
 from .eval import Net, _equity, _evaluate, _swap
 from .files import check_writable
 from .rules import Rules, Variant
@@ -304,11 +304,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         check_outputs(args)
         start = Net.load(args.start) if args.start else None
+        before = start.meta.get("games", 0) if start else 0
+        if not is_whole(before) or before < 0:
+            raise InvalidArgumentError(f"{args.start}: the net's meta 'games' must be a whole number >= 0, "
+                                       f"got {quoted(before)}")
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
                     lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
-        trained = int((start.meta.get("games", 0) if start else 0)) + args.games
-        Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": command, "games": trained}).save(args.out)
+        meta = {"command": command, "games": int(before) + args.games}
+        Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta=meta).save(args.out)
     except KeyboardInterrupt:
         print(f"{_end_line(shown)}nardy.training: interrupted", file=sys.stderr)
         return 130
