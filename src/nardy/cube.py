@@ -16,7 +16,7 @@ prints it), the proper action in gnubg's words, and the take point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Sequence
 
@@ -67,8 +67,8 @@ class CubeDecision:
 
     @cached_property
     def take_point(self) -> float | None:
-        """The opponent's take point: the winning chance of the side on roll, its gammon ratios
-        kept, at which the opponent's take and pass are worth the same (above it, pass). None
+        """The opponent's take point: the least winning chance it needs to take (the gammon
+        ratios of `probabilities` kept; 0.25 for money with a dead cube and no gammons). None
         when the cube cannot be turned."""
         return _take_point(self.probabilities, self._cube, self.efficiency) if self.can_double else None
 
@@ -196,20 +196,52 @@ def _money_cubeful(p: Sequence[float], cube: _Cube, x: float) -> float:
 
 
 # --- match ----------------------------------------------------------------------------------------
-def _outcomes(cube: _Cube, player: int, value: int) -> tuple[list[float], list[float]]:
-    """`player`'s MWC when it wins (1, 2, 3, 4, 6 times `value`) and loses them."""
-    mult = (1, 2, 3, 4, 6)
-    return ([cube.me(player, m * value, player) for m in mult],
-            [cube.me(player, m * value, 1 - player) for m in mult])
+@dataclass(frozen=True)
+class _Plan:
+    """What a match cube state takes from the table, whatever the probabilities: the mover's MWC
+    when it wins and loses 1, 2 and 3 times the cube, whether the cube is live, and the terms of
+    every cube level's cash points (top level first)."""
+
+    win: tuple[float, float, float]
+    lose: tuple[float, float, float]
+    live: bool
+    levels: tuple[tuple[tuple[bool, float, float, float, float, float, float, float], ...], ...]
 
 
-def _dead_mwc(p: Sequence[float], cube: _Cube) -> float:
-    """The cubeless MWC of the side on roll with the cube at its value."""
+def _plan(cube: _Cube) -> _Plan:
+    key = (cube.length, cube.score, cube.crawford, cube.value, cube.mover)
+    cache = cube.table._cache
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _make_plan(cube)
+    return found
+
+
+def _make_plan(cube: _Cube) -> _Plan:
     me, c = cube.mover, cube.value
-    win = [cube.me(me, k * c, me) for k in (1, 2, 3)]
-    lose = [cube.me(me, k * c, 1 - me) for k in (1, 2, 3)]
-    return ((p[0] - p[1]) * win[0] + (p[1] - p[2]) * win[1] + p[2] * win[2]
-            + (1 - p[0] - p[3]) * lose[0] + (p[3] - p[4]) * lose[1] + p[4] * lose[2])
+    win = tuple(cube.me(me, k * c, me) for k in (1, 2, 3))
+    lose = tuple(cube.me(me, k * c, 1 - me) for k in (1, 2, 3))
+    n0, n1 = cube.length - cube.score[0] - 1, cube.length - cube.score[1] - 1
+    dead, top = c, 0
+    while n0 >= 2 * dead and n1 >= 2 * dead:
+        top += 1
+        dead *= 2
+    levels = []
+    value = dead
+    for _ in range(top + 1):
+        terms = []
+        for k in (0, 1):
+            if n0 < 2 * value or n1 < 2 * value:  # the doubled cube is dead
+                prime = _prime(n0, n1, value) if k == 0 else _prime(n1, n0, value)
+                w = [cube.me(k, m * prime, k) for m in (2, 4, 6)]
+                l = [cube.me(k, m * prime, 1 - k) for m in (2, 4, 6)]
+                terms.append((True, *w, *l, cube.me(k, value, k)))
+            else:
+                w = [cube.me(k, m * value, k) for m in (2, 4, 6)]
+                terms.append((False, *w, cube.me(k, 2 * value, 1 - k), cube.me(k, value, k), 0.0, 0.0))
+        levels.append(tuple(terms))
+        value //= 2
+    return _Plan(win, lose, cube.live(), tuple(levels))  # type: ignore[arg-type]
 
 
 def _prime(i: int, j: int, value: int) -> int:
@@ -218,59 +250,56 @@ def _prime(i: int, j: int, value: int) -> int:
     return 2 * value if i < 2 * value and j >= 2 * value else value
 
 
-def _cash_points(p: Sequence[float], cube: _Cube) -> tuple[float, float]:
-    """gnubg's GetPoints: each player's live-cube cash point at the cube in play."""
-    n0, n1 = cube.length - cube.score[0] - 1, cube.length - cube.score[1] - 1
-    g0, bg0, g1, bg1 = _ratios(p)
-    if cube.mover == 0:
-        gammon, bg = (g0, g1), (bg0, bg1)
-    else:
-        gammon, bg = (g1, g0), (bg1, bg0)
-    dead, top = cube.value, 0
-    while n0 >= 2 * dead and n1 >= 2 * dead:
-        top += 1
-        dead *= 2
-    live: dict[tuple[int, int], float] = {}
-    value = dead
-    for level in range(top, -1, -1):
-        primes = (_prime(n0, n1, value), _prime(n1, n0, value))
+def _share(part: float, whole: float) -> float:
+    """part / whole, 1 when the whole is nothing (a table with no stake in the double)."""
+    return part / whole if whole else 1.0
+
+
+def _cash_points(ratios: tuple[float, float, float, float], cube: _Cube, plan: _Plan) -> tuple[float, float]:
+    """gnubg's GetPoints: each player's live-cube cash point at the cube in play, found from the
+    top cube level (dead) down."""
+    g0, bg0, g1, bg1 = ratios
+    gammon, bg = ((g0, g1), (bg0, bg1)) if cube.mover == 0 else ((g1, g0), (bg1, bg0))
+    above = (0.0, 0.0)
+    for terms in plan.levels:
+        here = [0.0, 0.0]
         for k in (0, 1):
             o = 1 - k
-            if n0 < 2 * value or n1 < 2 * value:
-                wins, losses = _outcomes(cube, k, primes[k])
-                dtl = (1 - gammon[o] - bg[o]) * losses[1] + gammon[o] * losses[3] + bg[o] * losses[4]
-                dp = cube.me(k, value, k)
-                dtw = (1 - gammon[k] - bg[k]) * wins[1] + gammon[k] * wins[3] + bg[k] * wins[4]
-                live[k, level] = (dtl - dp) / (dtl - dtw)
+            t = terms[k]
+            dtw = (1 - gammon[k] - bg[k]) * t[1] + gammon[k] * t[2] + bg[k] * t[3]
+            if t[0]:
+                dtl = (1 - gammon[o] - bg[o]) * t[4] + gammon[o] * t[5] + bg[o] * t[6]
+                here[k] = _share(dtl - t[7], dtl - dtw)
             else:
-                wins, losses = _outcomes(cube, k, value)
-                rdp, dp = losses[1], wins[0]
-                dtw = (1 - gammon[k] - bg[k]) * wins[1] + gammon[k] * wins[3] + bg[k] * wins[4]
-                live[k, level] = 1.0 - live[o, level + 1] * (dp - dtw) / (rdp - dtw)
-        value //= 2
-    return live[0, 0], live[1, 0]
+                rdp, dp = t[4], t[5]
+                here[k] = 1.0 - above[o] * _share(dp - dtw, rdp - dtw)
+        above = (here[0], here[1])
+    return above
 
 
 def _match_cubeful(p: Sequence[float], cube: _Cube, x: float) -> float:
     """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
-    dead = _dead_mwc(p, cube)
-    if not cube.live():
+    plan = _plan(cube)
+    (cash, win2, win3), (opp_cash, lose2, lose3) = plan.win, plan.lose
+    dead = ((p[0] - p[1]) * cash + (p[1] - p[2]) * win2 + p[2] * win3
+            + (1 - p[0] - p[3]) * opp_cash + (p[3] - p[4]) * lose2 + p[4] * lose3)
+    if not plan.live:
         return dead
-    me, c = cube.mover, cube.value
-    g0, bg0, g1, bg1 = _ratios(p)
-    cash_points = _cash_points(p, cube)
-    cash, opp_cash = cube.me(me, c, me), cube.me(me, c, 1 - me)
-    win_all = ((1 - g0 - bg0) * cash + g0 * cube.me(me, 2 * c, me) + bg0 * cube.me(me, 3 * c, me))
-    lose_all = ((1 - g1 - bg1) * opp_cash + g1 * cube.me(me, 2 * c, 1 - me) + bg1 * cube.me(me, 3 * c, 1 - me))
+    ratios = _ratios(p)
+    g0, bg0, g1, bg1 = ratios
+    me = cube.mover
+    cash_points = _cash_points(ratios, cube, plan)
+    win_all = (1 - g0 - bg0) * cash + g0 * win2 + bg0 * win3
+    lose_all = (1 - g1 - bg1) * opp_cash + g1 * lose2 + bg1 * lose3
     too_good, opp_too_good = cash_points[me], 1.0 - cash_points[1 - me]
     win = p[0]
     centred, mine = cube.owner is None, cube.owner == me
     if (centred or not mine) and win <= opp_too_good:
         live = lose_all + (opp_cash - lose_all) * win / opp_too_good if opp_too_good > 0 else lose_all
     elif centred and win < too_good:
-        live = opp_cash + (cash - opp_cash) * (win - opp_too_good) / (too_good - opp_too_good)
+        live = opp_cash + (cash - opp_cash) * _share(win - opp_too_good, too_good - opp_too_good)
     elif not centred and not mine:
-        live = opp_cash + (win_all - opp_cash) * (win - opp_too_good) / (1.0 - opp_too_good)
+        live = opp_cash + (win_all - opp_cash) * _share(win - opp_too_good, 1.0 - opp_too_good)
     elif mine and win <= too_good:
         live = lose_all + (cash - lose_all) * win / too_good if too_good > 0 else lose_all
     else:
@@ -279,9 +308,9 @@ def _match_cubeful(p: Sequence[float], cube: _Cube, x: float) -> float:
 
 
 def _mwc_to_equity(mwc: float, cube: _Cube) -> float:
-    me = cube.mover
-    win, lose = cube.me(me, cube.value, me), cube.me(me, cube.value, 1 - me)
-    return (2.0 * mwc - (win + lose)) / (win - lose)
+    plan = _plan(cube)
+    win, lose = plan.win[0], plan.lose[0]
+    return _share(2.0 * mwc - (win + lose), win - lose)
 
 
 # --- decisions -----------------------------------------------------------------------------------
@@ -292,7 +321,7 @@ def _equities(p: Sequence[float], cube: _Cube, x: float) -> tuple[float, float, 
         return _money_cubeful(p, cube, x), 2.0 * _money_cubeful(p, doubled, x), 1.0
     nd = _match_cubeful(p, cube, x)
     dt = _match_cubeful(p, doubled, x)
-    dp = cube.me(cube.mover, cube.value, cube.mover)
+    dp = _plan(cube).win[0]
     return _mwc_to_equity(nd, cube), _mwc_to_equity(dt, cube), _mwc_to_equity(dp, cube)
 
 
@@ -317,8 +346,9 @@ def _action(nd: float, dt: float, dp: float, p: Sequence[float], cube: _Cube) ->
 
 
 def _take_point(p: Sequence[float], cube: _Cube, x: float) -> float:
-    """The winning chance at which the opponent's take and pass are equal, found by bisection on
-    the win probability with the gammon ratios of `p` kept."""
+    """The opponent's take point: the least winning chance (gammon ratios of `p` kept) with
+    which its take is worth its pass, found by bisection (double/take minus double/pass grows
+    with the doubler's winning chance)."""
     g0, bg0, g1, bg1 = _ratios(p)
 
     def take_minus_pass(win: float) -> float:
@@ -328,16 +358,16 @@ def _take_point(p: Sequence[float], cube: _Cube, x: float) -> float:
 
     low, high = 0.0, 1.0
     if take_minus_pass(high) < 0:
-        return 1.0
-    if take_minus_pass(low) > 0:
         return 0.0
-    for _ in range(40):
+    if take_minus_pass(low) > 0:
+        return 1.0
+    for _ in range(30):
         mid = (low + high) / 2
         if take_minus_pass(mid) < 0:
             low = mid
         else:
             high = mid
-    return (low + high) / 2
+    return 1.0 - (low + high) / 2
 
 
 def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
@@ -366,6 +396,31 @@ def _checked_probabilities(probabilities: Any) -> tuple[float, float, float, flo
     return values
 
 
+_SHORT = Rules("short")
+_FIELDS = tuple(f.name for f in fields(MatchState))
+
+
+def _checked(state: MatchState) -> MatchState:
+    """`notation._check_state`, remembered for the states met (keyed with their fields' types,
+    so that 1 never passes for True)."""
+    if not isinstance(state, MatchState):
+        return _check_state(state)
+    try:
+        key = (state, tuple(type(getattr(state, name)) for name in _FIELDS))
+        hash(key)
+    except TypeError:
+        return _check_state(state)
+    found = _STATES.get(key)
+    if found is None:
+        if len(_STATES) > 4096:
+            _STATES.clear()
+        found = _STATES[key] = _check_state(state)
+    return found
+
+
+_STATES: dict[Any, MatchState] = {}
+
+
 def decide(position: Position, state: MatchState, ply: int = 0, probabilities: Sequence[float] | None = None,
            rules: Rules | None = None, *, met: MatchEquityTable | None = None) -> CubeDecision:
     """The cube decision of the side on roll of a short nardy `position` before it rolls, at the
@@ -379,14 +434,17 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
-    rules = Rules(position.variant) if rules is None else rules
+    if rules is None:
+        rules = _SHORT
+    elif not isinstance(rules, Rules):
+        raise InvalidArgumentError(f"rules must be a nardy Rules, got {quoted(rules)}")
     if position.variant is not Variant.SHORT or rules.variant is not Variant.SHORT:
         raise InvalidArgumentError("long nardy has no doubling cube; cube decisions are for short nardy")
     if not rules.cube:
         raise InvalidArgumentError("these rules play without the doubling cube (cube=False)")
     if ply != 0 or isinstance(ply, bool):
         raise InvalidArgumentError(f"ply must be 0 (cubeful look-ahead is not built yet), got {quoted(ply)}")
-    state = _check_state(state)
+    state = _checked(state)
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
     if probabilities is None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidArgumentError, InvalidNotationError, quoted
 
@@ -42,8 +42,9 @@ class MatchEquityTable:
 
     name: str
     description: str
-    pre: tuple[tuple[float, ...], ...]
-    post: tuple[tuple[float, ...], tuple[float, ...]]
+    pre: tuple[tuple[float, ...], ...] = field(repr=False)
+    post: tuple[tuple[float, ...], tuple[float, ...]] = field(repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property
     def length(self) -> int:
