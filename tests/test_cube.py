@@ -153,3 +153,31 @@ def test_bad_states_and_positions() -> None:
         decide(START, MatchState(match_length=31))
     with pytest.raises((InvalidArgumentError, InvalidNotationError)):
         decide(START, MatchState(match_length=7, score=(7, 3), game_state=2))
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    import io
+
+    from nardy.cli import main
+
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_cli_hint_without_dice_shows_the_cube_decision(capsys) -> None:
+    code, text = run_cli("hint", "short", "4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert code == 0
+    assert "money (Jacoby), cube 1 centred: 0-ply cube decision" in text
+    assert "No double" in text and "Double, take" in text and "Double, pass" in text
+    assert "proper cube action: No double, take" in text
+    code, text = run_cli("hint", "short", "sGfwATDgc/ABMA:cAngACAAIAAE")
+    assert code == 0 and "7-point match at 4-2 (white-black)" in text
+    code, text = run_cli("hint", "short", "sGfwATDgc/ABMA:8AngAGAAGAAE")
+    assert "Crawford game" in text and "Never double, take (dead cube)" in text
+    code, text = run_cli("hint", "short", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10")
+    assert code == 0 and "0-ply cube decision" in text
+    code, text = run_cli("hint", "short", "--ply", "1")
+    assert code != 0 and "0-ply only" in capsys.readouterr().err
+    code, text = run_cli("hint", "short", "4HPwATDgc/ABMA", "6", "5", "--top", "1")
+    assert code == 0 and "to play 6-5" in text
