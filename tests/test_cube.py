@@ -140,6 +140,13 @@ def test_bad_arguments(kwargs, error, message) -> None:
         decide(START, MONEY, **kwargs)
 
 
+def test_the_state_and_the_position_agree_on_the_side_on_roll() -> None:
+    black = Position(START.view(), "short", "black")
+    with pytest.raises(InvalidArgumentError, match="White on roll .* the position Black"):
+        decide(black, MONEY)
+    assert decide(black, MatchState(on_roll=0, turn=0), probabilities=NO_GAMMONS).can_double
+
+
 def test_bad_states_and_positions() -> None:
     with pytest.raises(InvalidArgumentError, match="long nardy has no doubling cube"):
         decide(Position.start("long"), MONEY)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from nardy.errors import InvalidArgumentError, InvalidNotationError
-from nardy.met import KAZAROSS_XG2, Score, equity_to_mwc, gammon_values, load_met, mwc_to_equity, outcome_mwc
+from nardy.met import KAZAROSS_XG2, Score, equity, equity_to_mwc, gammon_values, load_met, mwc, mwc_to_equity, outcome_mwc
+from nardy.notation import MatchState
 
 MET_FOLDER = Path("/usr/share/gnubg/met")
 INSTALLED = MET_FOLDER / "Kazaross-XG2.xml"
@@ -120,3 +121,13 @@ def test_gammon_values() -> None:
     # 7-away 7-away: near money's 1
     win_g, lose_g, win_bg, lose_bg = gammon_values(Score(7, 7, False))
     assert 0.8 < win_g < 1.2 and 0.8 < lose_g < 1.2 and win_bg >= 0 and lose_bg >= 0
+
+
+def test_state_conversions() -> None:
+    state = MatchState(match_length=7, score=(2, 4), cube_value=2, cube_owner=0)  # White on roll, 3-away 5-away
+    assert Score.of(state) == Score(3, 5, False, 1)
+    assert mwc(1.0, state) == pytest.approx(KAZAROSS_XG2.mwc(1, 5))  # winning 2 points
+    assert mwc(-1.0, state) == pytest.approx(KAZAROSS_XG2.mwc(3, 3))
+    assert equity(mwc(0.3, state), state) == pytest.approx(0.3)
+    with pytest.raises(InvalidArgumentError, match="money game has no match score"):
+        Score.of(MatchState())

@@ -24,10 +24,9 @@ from .errors import InvalidArgumentError, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable
 from .notation import MatchState, _check_state
 from .position import Position
-from .rules import Rules
-from .rules import Variant
+from .rules import Color, Rules, Variant
 
-__all__ = ["CubeDecision", "decide", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
+__all__ = ["CubeDecision", "decide", "decision", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
 
 OVER, BEAR_OFF, RACE, CONTACT = "over", "bear-off", "race", "contact"
 CONTACT_X = 0.68
@@ -393,7 +392,7 @@ def _checked_probabilities(probabilities: Any) -> tuple[float, float, float, flo
     if wg > win + 1e-6 or wbg > wg + 1e-6 or lg > 1 - win + 1e-6 or lbg > lg + 1e-6:
         raise InvalidArgumentError(f"probabilities {values} are inconsistent: backgammons are within gammons, "
                                    "gammons within the wins (or losses) they count")
-    return values
+    return win, wg, wbg, lg, lbg
 
 
 _SHORT = Rules("short")
@@ -445,6 +444,9 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     if ply != 0 or isinstance(ply, bool):
         raise InvalidArgumentError(f"ply must be 0 (cubeful look-ahead is not built yet), got {quoted(ply)}")
     state = _checked(state)
+    if (state.on_roll == 1) != (position.turn is Color.WHITE):
+        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
+                                   f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
     if probabilities is None:
