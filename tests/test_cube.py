@@ -127,6 +127,8 @@ def test_position_classes_and_efficiencies() -> None:
 
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"ply": 1}, InvalidArgumentError, "ply must be 0"),
+    ({"ply": True}, InvalidArgumentError, "ply must be 0"),
+    ({"ply": [0, 0]}, InvalidArgumentError, "ply must be 0"),
     ({"probabilities": (0.5, 0.1)}, InvalidArgumentError, "five numbers"),
     ({"probabilities": (0.5, 0.1, 0.0, 0.1, "x")}, InvalidArgumentError, "five numbers"),
     ({"probabilities": (1.5, 0.1, 0.0, 0.1, 0.0)}, InvalidArgumentError, "in 0..1"),
@@ -188,3 +190,14 @@ def test_cli_hint_without_dice_shows_the_cube_decision(capsys) -> None:
     assert code != 0 and "0-ply only" in capsys.readouterr().err
     code, text = run_cli("hint", "short", "4HPwATDgc/ABMA", "6", "5", "--top", "1")
     assert code == 0 and "to play 6-5" in text
+
+
+def test_decision_checks_its_arguments() -> None:
+    with pytest.raises(InvalidArgumentError, match="efficiency"):
+        decision(NO_GAMMONS, MONEY, 1.5)
+    with pytest.raises(InvalidArgumentError, match="efficiency"):
+        decision(NO_GAMMONS, MONEY, "0.6")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="five numbers"):
+        decision((0.5,), MONEY, 0.6)
+    with pytest.raises(InvalidArgumentError, match="a match state must be a MatchState"):
+        decision(NO_GAMMONS, None, 0.6)  # type: ignore[arg-type]

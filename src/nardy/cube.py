@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Sequence
 
-from .errors import InvalidArgumentError, quoted
+from .errors import InvalidArgumentError, is_whole, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable
 from .notation import MatchState, _check_state
 from .position import Position
@@ -376,7 +376,8 @@ def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
                                    f"not {state.match_length}")
     if state.match_length and max(state.score) >= state.match_length:
         raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
-    return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length, tuple(state.score),
+    return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length,
+                 (int(state.score[0]), int(state.score[1])),
                  bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
 
 
@@ -441,7 +442,7 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         raise InvalidArgumentError("long nardy has no doubling cube; cube decisions are for short nardy")
     if not rules.cube:
         raise InvalidArgumentError("these rules play without the doubling cube (cube=False)")
-    if ply != 0 or isinstance(ply, bool):
+    if not is_whole(ply) or ply != 0:
         raise InvalidArgumentError(f"ply must be 0 (cubeful look-ahead is not built yet), got {quoted(ply)}")
     state = _checked(state)
     if (state.on_roll == 1) != (position.turn is Color.WHITE):
@@ -452,22 +453,31 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     if probabilities is None:
         from .eval import evaluate
 
-        p = tuple(float(v) for v in evaluate(position, rules=rules)[0])
+        win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules)[0])
+        p = (win, wg, wbg, lg, lbg)
     else:
         p = _checked_probabilities(probabilities)
     kind, pips = position_class(position)
-    return decision(p, state, _efficiency(kind, pips), met=met)
+    return _decision(p, state, _efficiency(kind, pips), met)
 
 
 def decision(probabilities: Sequence[float], state: MatchState, efficiency: float,
              *, met: MatchEquityTable | None = None) -> CubeDecision:
-    """`decide` from five cubeless probabilities and a cube efficiency, with no position."""
-    p = tuple(float(v) for v in probabilities)
+    """`decide` from five cubeless probabilities and a cube efficiency (0..1), with no position
+    (so with no check of the side on roll)."""
+    if isinstance(efficiency, bool) or not isinstance(efficiency, (int, float)) or not 0.0 <= efficiency <= 1.0:
+        raise InvalidArgumentError(f"efficiency must be a number in 0..1, got {quoted(efficiency)}")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    return _decision(_checked_probabilities(probabilities), _checked(state), float(efficiency), met)
+
+
+def _decision(p: tuple[float, float, float, float, float], state: MatchState, efficiency: float,
+              met: MatchEquityTable | None) -> CubeDecision:
     cube = _cube_of(state, met)
     nd, dt, dp = _equities(p, cube, efficiency)
-    if not cube.may_double():
-        return CubeDecision(nd, dt, dp, _no_cube(cube), p, efficiency, False, cube)  # type: ignore[arg-type]
-    return CubeDecision(nd, dt, dp, _action(nd, dt, dp, p, cube), p, efficiency, True, cube)  # type: ignore[arg-type]
+    action = _action(nd, dt, dp, p, cube) if cube.may_double() else _no_cube(cube)
+    return CubeDecision(nd, dt, dp, action, p, efficiency, cube.may_double(), cube)
 
 
 def _no_cube(cube: _Cube) -> str:
