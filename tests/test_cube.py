@@ -4,7 +4,11 @@ arithmetic against GNU Backgammon.)"""
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nardy import Position, Rules
 from nardy.cube import BEAR_OFF, CONTACT, RACE, cube_efficiency, decide, decision, position_class
@@ -201,3 +205,43 @@ def test_decision_checks_its_arguments() -> None:
         decision((0.5,), MONEY, 0.6)
     with pytest.raises(InvalidArgumentError, match="a match state must be a MatchState"):
         decision(NO_GAMMONS, None, 0.6)  # type: ignore[arg-type]
+
+
+ACTIONS = {f"{prefix}{word}{suffix}" for word in ("double", "redouble")
+           for prefix, suffix in (("No ", ", take"), ("Too good to ", ", take"), ("Too good to ", ", pass"),
+                                  ("Optional ", ", take"), ("Optional ", ", pass"))}
+ACTIONS |= {"Double, take", "Double, pass", "Redouble, take", "Redouble, pass", "Never double, take (dead cube)",
+            "Never redouble, take (dead cube)", "Cube not available"}
+
+
+@st.composite
+def probabilities(draw):
+    win = draw(st.floats(0.0, 1.0))
+    wg = draw(st.floats(0.0, 1.0)) * win
+    lg = draw(st.floats(0.0, 1.0)) * (1 - win)
+    return win, wg, draw(st.floats(0.0, 1.0)) * wg, lg, draw(st.floats(0.0, 1.0)) * lg
+
+
+@st.composite
+def states(draw):
+    length = draw(st.sampled_from([0, 0, 1, 2, 3, 5, 7, 11, 25]))
+    on_roll = draw(st.sampled_from([0, 1]))
+    cube = 1 << draw(st.integers(0, 6))
+    owner = draw(st.sampled_from([None, 0, 1])) if cube > 1 else None
+    if not length:
+        return MatchState(cube_value=cube, cube_owner=owner, on_roll=on_roll, turn=on_roll, jacoby=draw(st.booleans()))
+    score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
+    crawford = length - 1 in score and draw(st.booleans())
+    return MatchState(cube_value=cube, cube_owner=owner, on_roll=on_roll, turn=on_roll, match_length=length,
+                      score=score, crawford=crawford)
+
+
+@given(probabilities(), states(), st.floats(0.0, 1.0))
+def test_any_state_gives_a_finite_decision_in_gnubgs_words(p, state, x) -> None:
+    d = decision(p, state, x)
+    assert all(math.isfinite(v) for v in (d.no_double, d.double_take, d.double_pass, d.equity))
+    assert d.action in ACTIONS
+    if d.can_double:
+        assert 0.0 <= d.take_point <= 1.0
+    else:
+        assert d.take_point is None
