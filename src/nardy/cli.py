@@ -422,10 +422,63 @@ def _probabilities(probs: Any, variant: Variant) -> str:
             f"lose {1 - probs[0]:.3f} (l{gammon[0]} {probs[3]:.3f}, l{bg[0]} {probs[4]:.3f})")
 
 
+def _match_state(text: str | None, rules: Rules, position: Position) -> Any:
+    """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
+    the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
+    from .notation import MatchState, parse_match_id, parse_xgid
+
+    text = (text or "").strip()
+    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
+        text = "XGID=" + text
+    if text.startswith("XGID="):
+        return parse_xgid(text, rules)[1]
+    head, colon, tail = text.partition(":")
+    if colon and re.fullmatch(r"[A-Za-z0-9+/]{14}", head):
+        return parse_match_id(tail)
+    side = 1 if position.turn is Color.WHITE else 0
+    return MatchState(jacoby=True, on_roll=side, turn=side)
+
+
+def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
+    """`hint` without dice: the 0-ply cube decision of the side on roll, as gnubg's hint shows it."""
+    from .cube import decide
+    from .eval import equity
+
+    position = _position(args, rules)
+    state = _match_state(args.position, rules, position)
+    if args.ply:
+        raise InvalidArgumentError("the cube decision is 0-ply only for now; drop --ply")
+    d = decide(position, state, rules=rules)
+    if state.match_length:
+        game = (f"{state.match_length}-point match at {state.score[1]}-{state.score[0]} (white-black)"
+                + (", Crawford game" if state.crawford else ""))
+    else:
+        game = "money" + (" (Jacoby)" if state.jacoby else "")
+    owner = "centred" if state.cube_owner is None else ("white's" if state.cube_owner == 1 else "black's")
+    print(f"{position.turn.name.lower()} on roll, {game}, cube {state.cube_value} {owner}: 0-ply cube decision", file=out)
+    print(f"cubeless equity {float(equity(d.probabilities)):+.3f}  {_probabilities(d.probabilities, rules.variant)}", file=out)
+    if not d.can_double:
+        print(f"cubeful equity {d.no_double:+.3f}: {d.action}", file=out)
+        return
+    rows = [("No double" if state.cube_owner is None else "No redouble", d.no_double),
+            ("Double, take", d.double_take), ("Double, pass", d.double_pass)]
+    rows.sort(key=lambda row: abs(row[1] - d.equity) > 1e-12)  # the proper action's first
+    print("cubeful equities:", file=out)
+    for i, (name, value) in enumerate(rows, 1):
+        diff = "" if i == 1 else f"({value - d.equity:+.3f})"
+        print(f"{i:>3}. {name:<16} {value:+.3f} {diff:>8}".rstrip(), file=out)
+    print(f"proper cube action: {d.action}; take point {100 * d.take_point:.1f}% "
+          f"(cube efficiency {d.efficiency:.3f})", file=out)
+
+
 def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
     from .eval import rank
 
     rules = _rules_from(args)
+    no_dice = not args.dice and not (args.position is not None and _looks_like_dice(args.position))
+    if no_dice and rules.variant is Variant.SHORT:
+        _cube_hint(args, rules, out)
+        return
     position, dice = _position_and_dice(args, rules)
     ranked = rank(position, dice, rules, ply=args.ply)
     best = ranked[0][1]
@@ -764,10 +817,12 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     race.set_defaults(run=cmd_race)
 
-    hint = commands.add_parser("hint", help="rank every play of a roll by the evaluator's equity")
+    hint = commands.add_parser("hint", help="rank every play of a roll by the evaluator's equity; "
+                               "without dice (short nardy), the cube decision")
     common(hint, backend=False)
     hint.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
-    hint.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5)")
+    hint.add_argument("dice", nargs="*", help="D1 D2 (also 6-5, 65 or 6,5); none: the cube decision before the "
+                      "roll (short nardy; the score and cube from ID:MATCHID or an XGID, else money with Jacoby)")
     hint.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     hint.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     hint.add_argument("--top", type=_count, default=10, help="how many plays to print (default 10)")
