@@ -130,7 +130,7 @@ def test_position_classes_and_efficiencies() -> None:
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
-    ({"ply": 1}, InvalidArgumentError, "ply must be 0"),
+    ({"ply": 3}, InvalidArgumentError, "ply must be 0, 1 or 2"),
     ({"ply": True}, InvalidArgumentError, "ply must be 0"),
     ({"ply": [0, 0]}, InvalidArgumentError, "ply must be 0"),
     ({"probabilities": (0.5, 0.1)}, InvalidArgumentError, "five numbers"),
