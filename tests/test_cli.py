@@ -512,3 +512,13 @@ def test_simulate_refuses_a_folder_where_no_file_can_be_made_before_playing(monk
     assert main(["simulate", "short", "--games", "10", "--out", "/proc/x.npz"]) == 2
     err = capsys.readouterr().err
     assert "cannot write '/proc/x.npz': no file can be made in '/proc'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("dice", [["5", "-1"], ["3", "-3"], ["5 -1"], ["6,", "-5"]])
+def test_a_negative_die_is_an_error_not_a_roll(dice, tmp_path, capsys):
+    for command in ("moves", "hint"):
+        assert run(command, "short", SHORT_START, *dice)[0] == 2
+        assert "a die shows 1..6, got '-" in capsys.readouterr().err
+    path = tmp_path / "in.txt"
+    path.write_text(f"{SHORT_START} {' '.join(dice)}\n")
+    assert run("moves", "short", "--batch", str(path))[1].startswith("error: a die shows 1..6, got '-")

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import __version__, batch, engine
 from .diagram import NUMBERS, diagram
-from .errors import InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
 from .notation import read_position, xgid
 from .position import Position
@@ -85,6 +85,9 @@ _DICE = re.compile(r"\s*([0-9]{1,3})\s*[-,\s]\s*([0-9]{1,3})\s*|\s*([0-9])([0-9]
 def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
     """Two dice, written the same way everywhere: `6 5`, `6-5`, `65` or `6,5` (one word or two)."""
     text = words if isinstance(words, str) else " ".join(words)
+    negative = next((w for w in text.split() if re.match(r"-[0-9]", w)), None)
+    if negative is not None:  # `5 -1` is a 5 and a -1, not the roll 5-1
+        raise InvalidDiceError(f"a die shows 1..6, got {negative!r} in {text!r}")
     match = _DICE.fullmatch(text)
     if match is None:
         raise InvalidNotationError(f"dice are two numbers 1..6, written 6 5, 6-5, 65 or 6,5; got {text!r}")
