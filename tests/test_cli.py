@@ -522,3 +522,27 @@ def test_a_negative_die_is_an_error_not_a_roll(dice, tmp_path, capsys):
     path = tmp_path / "in.txt"
     path.write_text(f"{SHORT_START} {' '.join(dice)}\n")
     assert run("moves", "short", "--batch", str(path))[1].startswith("error: a die shows 1..6, got '-")
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [["replay", "tests/data/archives/gnubg-export-1.mat"], ["moves", "long", "6", "5"],
+                                  ["show", "short"]])
+def test_a_reader_going_away_ends_every_command_quietly_with_0(argv, monkeypatch, capsys):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(argv, _ClosedPipe()) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_replay_into_head_exits_0():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shell = f"set -o pipefail; {sys.executable} -m nardy replay tests/data/archives/gnubg-export-1.mat --boards | head -1"
+    proc = subprocess.run(["bash", "-c", shell], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.startswith("7 point match")

@@ -832,12 +832,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         except SystemExit as exc:  # argparse has printed the usage and the error (or --help)
             return exc.code if isinstance(exc.code, int) else 0
         args.run(args, out or sys.stdout)
-    except BrokenPipeError:  # the reader went away (`nardy ... | head -1`): stop quietly
-        try:
+    except BrokenPipeError:  # the reader went away (`nardy ... | head -1`): stop quietly, as a
+        try:                  # command whose output fitted in the pipe does (so every command exits 0)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         except (OSError, ValueError):
             pass
-        return 141  # 128 + SIGPIPE, as a program killed by it reports
+        return 0
     except KeyboardInterrupt:
         print("nardy: interrupted", file=sys.stderr)
         return 130
