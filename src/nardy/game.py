@@ -68,6 +68,10 @@ class Game:
     >>> g.roll_off() in [(w, b) for w in range(1, 7) for b in range(1, 7) if w != b]
     True
 
+    `starter` is the colour that begins, None until it is decided: by `roll_off()`, by the
+    `starter` argument, or by a match's `next_starter` rule (long nardy: the last winner starts
+    the next game with no roll-off). `needs_roll_off` says whether `roll_off()` is still due.
+
     The side on roll calls `roll()` (short nardy: `double()` first, if it may), then `play(move)`
     with one of `legal_moves()`; the other side answers a double with `take()` or `drop()`.
     Acting out of turn raises `IllegalMoveError`; acting on a finished game, `GameOverError`.
@@ -104,9 +108,12 @@ class Game:
 
     # the start ------------------------------------------------------------------------------
     def roll_off(self) -> tuple[int, int]:
-        """Each side rolls one die, ties roll again; (White's, Black's) of the deciding roll."""
+        """Each side rolls one die, ties roll again; (White's, Black's) of the deciding roll.
+        Only while `needs_roll_off` (`IllegalMoveError` once the starter is decided)."""
         if self.starter is not None:
-            raise IllegalMoveError("the game has already started")
+            how = "a roll-off" if self.record and self.record[0][0] == "rolloff" else "the rules or the caller"
+            raise IllegalMoveError(f"the game has already started: {how} made {self.starter.name.lower()} "
+                                   "the starter (needs_roll_off is False)")
         while True:
             white, black = self._dice.die(), self._dice.die()
             self.record.append(("rolloff", white, black))
@@ -116,6 +123,11 @@ class Game:
         if self.rules.opening == "dice":  # the starter plays the roll-off dice
             self.dice = (white, black) if self.starter is Color.WHITE else (black, white)
         return white, black
+
+    @property
+    def needs_roll_off(self) -> bool:
+        """Whether `roll_off()` is due: True while no starter is decided, False once one is."""
+        return self.starter is None
 
     def _begin(self, starter: Color) -> None:
         self.starter = starter
