@@ -400,9 +400,7 @@ class Game:
             return None
         from .svg import board
 
-        return str(board(self.position, dice=self.dice, cube=self.cube_value if self.cube_enabled else None,
-                         cube_owner=self.cube_owner, score=self.score if self.match_length else None,
-                         match_length=self.match_length))
+        return str(board(self))
 
     # replay --------------------------------------------------------------------------------------
     @classmethod
