@@ -440,3 +440,19 @@ def test_a_roll_off_after_the_starter_is_decided_says_why():
         game.roll_off()
     fresh = Game("long", seed=1)
     assert fresh.needs_roll_off and fresh.starter is None
+
+
+def test_match_state_players_are_gnubgs_the_opposite_of_color_and_documented_so():
+    from pathlib import Path
+
+    from nardy.notation import MatchState
+
+    match = Match("short", 5, seed=1)
+    game = match.new_game(starter="white")
+    game.roll()
+    state = game.match_state()
+    assert game.turn is Color.WHITE and state.on_roll == 1 == state.turn and Color.BLACK == 1
+    doc = " ".join(MatchState.__doc__.split())
+    assert "the opposite of `Color`" in doc and "`on_roll=1` is White on roll" in doc
+    formats = " ".join((Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text().split())
+    assert "`on_roll=1` is White on roll" in formats and "`Color.BLACK == 1`" in formats
