@@ -546,3 +546,40 @@ def test_replay_into_head_exits_0():
     shell = f"set -o pipefail; {sys.executable} -m nardy replay tests/data/archives/gnubg-export-1.mat --boards | head -1"
     proc = subprocess.run(["bash", "-c", shell], cwd=root, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.startswith("7 point match")
+
+
+def test_play_lists_its_commands_explains_illegal_moves_and_shows_the_high_die_first(capsys):
+    from nardy import Color, Game
+    from nardy.cli import PLAY_COMMANDS, play_game
+
+    game = Game("short", dice=[6, 5, 1, 3], cube=False)  # White wins the roll-off and plays 6-5; Black rolls 1-3
+    game.roll_off()
+    answers = iter(["help", "20/17 20/19", "quit"])
+    prompts = []
+
+    def person(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    play_game(game, Color.BLACK, person, out)
+    text = out.getvalue()
+    assert prompts[0] == "you roll 3-1; your move (or hint, help, quit): "
+    assert PLAY_COMMANDS in text and "game abandoned" in text
+    assert "'20/17 20/19' is not a legal play of 3-1: 20/17: no checker" in text and "Position(" not in text
+    assert main(["play", "--help"]) == 0
+    assert PLAY_COMMANDS in capsys.readouterr().out
+
+
+def test_an_illegal_move_names_the_rule_it_breaks():
+    from nardy import Game, IllegalMoveError
+
+    game = Game("long", dice=[6, 5, 6, 5])  # White wins the roll-off and rolls 6-5
+    game.roll_off()
+    game.roll()
+    with pytest.raises(IllegalMoveError, match=r"of 6-5: 24/19: second checker from the head$"):
+        game.play("24/18 24/19")
+    short = Game("short", dice=[6, 5])
+    short.roll_off()
+    with pytest.raises(IllegalMoveError, match=r"marks a hit \(\*\) on a point where it hits no blot$"):
+        short.parse_move("24/13*")

@@ -485,36 +485,47 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
 
 
+PLAY_COMMANDS = """in-game commands, typed at the prompt:
+  a move      in notation, e.g. 24/18 13/8, 8/2*/1, 13/11(2), bar/22, 6/off
+  hint, h     the net's five best plays of your roll
+  help, ?     this list
+  quit, q     abandon the game"""
+
+
 def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
     """Play `game` (rolled off) between a person (`human`, answering `ask(prompt)`) and the net.
 
-    The person types a move in notation, `hint` for the net's ranking of the roll, or `quit`.
-    Raises EOFError when `ask` does (the input ended).
+    The person types a move in notation or a command of `PLAY_COMMANDS` (`hint`, `help`,
+    `quit`); an illegal move is answered with the reason the rules refuse it. Raises EOFError
+    when `ask` does (the input ended).
     """
     from .eval import net_move, rank
 
     while game.result is None:
         mover = game.turn
         dice = game.dice or game.roll()
+        roll = f"{max(dice)}-{min(dice)}"  # high die first, as moves are written
         moves = game.legal_moves()
         if mover is not human:
             move = net_move(game, ply)
             game.play(move)
-            print(f"{mover.name.lower()} rolls {dice[0]}-{dice[1]} and plays {move or 'nothing (no legal play)'}",
-                  file=out)
+            print(f"{mover.name.lower()} rolls {roll} and plays {move or 'nothing (no legal play)'}", file=out)
             continue
         print(file=out)
         print(game.position, file=out)
         if len(moves) == 1 and not moves[0]:
-            print(f"you roll {dice[0]}-{dice[1]}: no legal play", file=out)
+            print(f"you roll {roll}: no legal play", file=out)
             game.play(moves[0])
             continue
         while True:
-            text = ask(f"you roll {dice[0]}-{dice[1]}; your move (or hint, quit): ").strip()
-            if text in ("quit", "q", "exit"):
+            text = ask(f"you roll {roll}; your move (or hint, help, quit): ").strip()
+            if text.lower() in ("quit", "q", "exit"):
                 print("game abandoned", file=out)
                 return
-            if text in ("hint", "h", "?"):
+            if text.lower() in ("help", "?"):
+                print(PLAY_COMMANDS, file=out)
+                continue
+            if text.lower() in ("hint", "h"):
                 for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply)[:5], 1):
                     print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
                 continue
@@ -800,7 +811,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.set_defaults(run=cmd_analyse)
 
-    play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
+    play = commands.add_parser("play", help="play a game against the evaluator in the terminal", epilog=PLAY_COMMANDS,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     common(play, backend=False)
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
     play.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")

@@ -161,11 +161,32 @@ class Game:
         return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
 
     def parse_move(self, text: str) -> Move:
-        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads)."""
+        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads);
+        `IllegalMoveError` for a readable move the rules forbid says why (the head rule, a blocked
+        point, the larger die must be played, a six-block...)."""
         self._playing()
         if self.dice is None:
             raise IllegalMoveError("roll the dice first")
-        return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
+        try:
+            return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
+        except IllegalMoveError:
+            high, low = sorted(self.dice, reverse=True)
+            raise IllegalMoveError(f"{text!r} is not a legal play of {high}-{low}: {self._why_illegal(text)}") from None
+
+    def _why_illegal(self, text: str) -> str:
+        """Why the readable move `text` is not a legal play of the roll: the reason the rules give
+        for the first way its paths split into steps of the dice."""
+        from .notation import parse_chains
+        from .reference import explain_illegal
+
+        segments = [(p[i], p[i + 1]) for p, _ in parse_chains(text) for i in range(len(p) - 1)]
+        dice = self.dice or (0, 0)
+        left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        board, last_roll = self._started().view(), self._last_roll
+        reasons = [explain_illegal(board, dice, pairs, self.rules, last_roll) for pairs in _splits(segments, left)]
+        if None in reasons:  # its steps are a legal play: only a `*` asks for what it does not do
+            return "it marks a hit (*) on a point where it hits no blot"
+        return (reasons or [explain_illegal(board, dice, segments, self.rules, last_roll)])[0] or "not a legal play"
 
     def play(self, move: Move | str, by: Color | None = None) -> Position:
         """Play `move` (a `Move`, or its text read as `parse_move` reads it) for the side on roll;
@@ -450,6 +471,24 @@ class Game:
             self.resign(event[2], Color.parse(event[1], "by"))
         elif kind == "forfeit":
             self.forfeit(event[2], Color.parse(event[1], "by"))
+
+
+def _splits(segments: Sequence[tuple[int, int]], dice: list[int]) -> Iterable[list[tuple[int, int]]]:
+    """The ways to play `segments` ((from, to), 0 off) as steps of one die each, from `dice`."""
+    if not segments:
+        yield []
+        return
+    (src, dst), rest = segments[0], segments[1:]
+    for die in sorted(set(dice), reverse=True):
+        left = list(dice)
+        left.remove(die)
+        to = src - die
+        if to == dst or (dst == 0 and to < 0):
+            for more in _splits(rest, left):
+                yield [(src, dst), *more]
+        elif to > max(dst, 0):
+            for more in _splits([(to, dst), *rest], left):
+                yield [(src, to), *more]
 
 
 # the entries of a game's record: kind -> length
