@@ -583,3 +583,16 @@ def test_an_illegal_move_names_the_rule_it_breaks():
     short.roll_off()
     with pytest.raises(IllegalMoveError, match=r"marks a hit \(\*\) on a point where it hits no blot$"):
         short.parse_move("24/13*")
+
+
+@pytest.mark.parametrize("command", ["moves", "hint", "show", "simulate", "play", "rollout"])
+def test_a_commands_help_lists_its_own_arguments_before_the_rule_options(command, capsys):
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    usage, _, body = text.partition("\n\n")
+    own = body.index("options:\n")
+    rules = body.index("rule options:\n")
+    assert own < rules and "--head-exception" in body[rules:] and "--head-exception" not in body[:rules]
+    assert "--turn" in usage or "--games" in usage or "--color" in usage
+    first_own = min(usage.index(flag) for flag in ("--turn", "--games", "--color") if flag in usage)
+    assert first_own < usage.index("--head-exception")

@@ -699,13 +699,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
-    def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
-        p.add_argument("variant", type=_variant, metavar="long|short")
+    with_rules: list[argparse.ArgumentParser] = []
+
+    def rule_options(p: argparse.ArgumentParser) -> None:
+        group = p.add_argument_group("rule options", "the rules played (docs/rules.md); each defaults to the variant's")
         for name, (variants, choices, defaults) in OPTIONS.items():
             kinds = "/".join(v.value for v in variants)
             shown = "true|false" if isinstance(choices[0], bool) else "|".join(choices)
-            p.add_argument(f"--{name.replace('_', '-')}", dest=name, metavar=shown,
-                           help=f"rule option ({kinds}); default " + ", ".join(f"{v.value}: {d}" for v, d in defaults.items()))
+            group.add_argument(f"--{name.replace('_', '-')}", dest=name, metavar=shown,
+                               help=f"{kinds}; default " + ", ".join(f"{v.value}: {d}" for v, d in defaults.items()))
+
+    def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
+        p.add_argument("variant", type=_variant, metavar="long|short")
+        with_rules.append(p)  # the rule options come after the command's own arguments
         if backend:
             p.add_argument("--backend", choices=engine.BACKENDS, default=None, help="cython (default) or python (the reference)")
 
@@ -830,6 +836,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "(tcp://host:8786; needs the dask extra, pip install '.[dask]') instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
+    for p in with_rules:
+        rule_options(p)
     for p in (parser, *commands.choices.values()):
         p._negative_number_matcher = _NEGATIVE  # type: ignore[attr-defined]
     return parser
