@@ -561,3 +561,14 @@ def test_dice_given_as_text_are_named_whole(dice):
 
     with pytest.raises(InvalidDiceError, match=re.escape(repr(dice))):
         Position.start("short").legal_moves(dice)
+
+
+@pytest.mark.parametrize("module", ["matfile", "sgf"])
+def test_a_missing_match_file_is_nardys_error_naming_the_path(module, tmp_path):
+    import importlib
+
+    from nardy import InvalidArgumentError
+
+    missing = tmp_path / f"nowhere.{'mat' if module == 'matfile' else 'sgf'}"
+    with pytest.raises(InvalidArgumentError, match=f"cannot read '{missing}': No such file or directory"):
+        importlib.import_module(f"nardy.{module}").load(missing)
