@@ -596,3 +596,20 @@ def test_a_commands_help_lists_its_own_arguments_before_the_rule_options(command
     assert "--turn" in usage or "--games" in usage or "--color" in usage
     first_own = min(usage.index(flag) for flag in ("--turn", "--games", "--color") if flag in usage)
     assert first_own < usage.index("--head-exception")
+
+
+def test_show_of_an_id_with_its_match_id_shows_the_cube_score_and_dice():
+    # the manual's example: player 0 (Black) owns a 2-cube at 2-4 (Black-White) of 9, White has rolled 5-2
+    code, text = run("show", "short", "4HPwATDgc/ABMA:QYkqASAAIAAE")
+    assert code == 0 and "9-point match, White 4, Black 2; cube 2 owned by Black; White rolled 5-2\n" in text
+    from nardy import Game, Match
+
+    game = Match("short", 5, seed=4).new_game(starter="black")
+    game.double()
+    code, text = run("show", "short", f"{game.position.id()}:{game.match_id()}")
+    assert code == 0 and "5-point match, White 0, Black 0; cube 1 centred; Black doubles to 2, White to take or drop" in text
+    money = Game("short", seed=1, starter="white")
+    money.roll()
+    code, text = run("show", "short", f"{money.position.id()}:{money.match_id()}")
+    assert f"money game; cube 1 centred; White rolled {max(money.dice)}-{min(money.dice)}\n" in text
+    assert "cube" not in run("show", "short", money.position.id())[1]

@@ -103,7 +103,44 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     position = _position(args, rules)
     print(diagram(position, args.numbers), file=out)
+    state = _match_state(args.position, rules) if args.position is not None else None
+    if state is not None:
+        print(_describe_state(state), file=out)
     print(f"\n{position!r}", file=out)
+
+
+def _match_state(text: str, rules: Rules) -> Any:
+    """The `MatchState` an ID:MATCHID or an XGID carries besides the board (None for the others)."""
+    from .notation import parse_match_id, parse_xgid
+
+    text = text.strip()
+    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
+        text = "XGID=" + text
+    if text.startswith("XGID="):
+        return parse_xgid(text, rules)[1]
+    if re.fullmatch(r"[A-Za-z0-9+/]{14}:.+", text):
+        return parse_match_id(text.partition(":")[2])
+    return None
+
+
+def _describe_state(state: Any) -> str:
+    """A Match ID's cube, score and dice in words (its players are gnubg's: 1 is White)."""
+    def name(player: int) -> str:
+        return "White" if player == 1 else "Black"
+
+    match = (f"{state.match_length}-point match, White {state.score[1]}, Black {state.score[0]}"
+             if state.match_length else "money game" + (" (Jacoby)" if state.jacoby else ""))
+    crawford = ", the Crawford game" if state.crawford else ""
+    owner = "centred" if state.cube_owner is None else f"owned by {name(state.cube_owner)}"
+    if state.double_offered:
+        action = f"{name(state.on_roll)} doubles to {2 * state.cube_value}, {name(state.turn)} to take or drop"
+    elif state.dice is not None:
+        action = f"{name(state.on_roll)} rolled {max(state.dice)}-{min(state.dice)}"
+    else:
+        action = f"{name(state.on_roll)} to roll"
+    resigned = f"; {name(state.turn)} offered to resign {('a single game', 'a gammon', 'a backgammon')[state.resignation - 1]}" \
+        if state.resignation else ""
+    return f"{match}{crawford}; cube {state.cube_value} {owner}; {action}{resigned}"
 
 
 def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
