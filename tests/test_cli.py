@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 
@@ -613,3 +614,38 @@ def test_show_of_an_id_with_its_match_id_shows_the_cube_score_and_dice():
     code, text = run("show", "short", f"{money.position.id()}:{money.match_id()}")
     assert f"money game; cube 1 centred; White rolled {max(money.dice)}-{min(money.dice)}\n" in text
     assert "cube" not in run("show", "short", money.position.id())[1]
+
+
+def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
+    from nardy import Match, Position, matfile
+    from nardy.analysis import analyse
+    from nardy.rollout import rollout
+
+    seen = []
+    with_progress = rollout(Position.start("short"), 300, chunk_size=100, threads=2,
+                            progress=lambda done, games: seen.append((done, games)))
+    assert with_progress == rollout(Position.start("short"), 300, chunk_size=100, threads=2)
+    assert seen[-1] == (300, 300) and all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
+    argv = ["rollout", "short", "--games", "200"]
+    assert main(argv) == 0
+    plain = capsys.readouterr()
+    assert main(argv + ["--progress"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == plain.out and plain.err == ""
+    assert re.fullmatch(r"nardy rollout: 200/200 games \(100%\), [0-9]+ s\n", shown.err.splitlines(True)[-1])
+
+    match = Match("short", 1, seed=2)
+    game = match.new_game()
+    game.roll_off()
+    while not game.over:
+        game.roll() if game.dice is None else None
+        game.play(game.legal_moves()[0])
+    match.finish_game()
+    moves = []
+    analyse(match.games, progress=lambda done, total: moves.append((done, total)))
+    total = sum(kind == "move" for _, kind, _ in game.history())
+    assert moves == [(i, total) for i in range(1, total + 1)]
+    path = tmp_path / "m.mat"
+    matfile.dump(match, str(path))
+    assert main(["analyse", str(path), "--progress"]) == 0
+    assert f"nardy analyse: {total}/{total} moves (100%)" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -32,6 +33,8 @@ NUMBERS_ARG: dict[str, Any] = {
     "default": "mover", "choices": NUMBERS,
     "help": "whose point numbers label the board: mover (the side on roll, as its moves are written; default), "
             "white (White's fixed frame) or black"}
+PROGRESS_HELP = ("report progress on stderr even when it is not a terminal (a line every 5 s; "
+                 "on a terminal it is always shown); stdout is unchanged")
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -492,7 +495,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
-    result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1)
+    with _work_progress("rollout", "games", args.progress) as progress:
+        result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1,
+                         progress=progress)
     adjusted = ", luck-adjusted" if result.luck_adjusted else ""
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
           f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
@@ -504,7 +509,8 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
-    result = analyse(record.games, ply=args.ply)
+    with _work_progress("analyse", "moves", args.progress) as progress:
+        result = analyse(record.games, ply=args.ply, progress=progress)
     for m in result.moves:
         if m.mark is not None or args.all:
             note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
@@ -591,6 +597,35 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
         play_game(game, human, input, out, args.ply)
     except EOFError:
         print("\ngame abandoned", file=out)
+
+
+@contextlib.contextmanager
+def _work_progress(command: str, unit: str, asked: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress function for long work, writing to stderr (stdout keeps its stable output): a
+    line redrawn in place when stderr is a terminal; with `asked` (--progress) and no terminal,
+    a line every 5 s. None (no progress) otherwise."""
+    terminal = sys.stderr.isatty()
+    if not (terminal or asked):
+        yield None
+        return
+    started = time.monotonic()
+    last = [started if not terminal else 0.0]
+    drawn = [False]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < (0.1 if terminal else 5.0) and done < total:
+            return
+        last[0] = now
+        text = f"nardy {command}: {done:,}/{total:,} {unit} ({100 * done / max(total, 1):.0f}%), {now - started:.0f} s"
+        print(f"\r{text}" if terminal else text, end="" if terminal else "\n", file=sys.stderr, flush=True)
+        drawn[0] = True
+
+    try:
+        yield show
+    finally:
+        if terminal and drawn[0]:
+            print(file=sys.stderr, flush=True)
 
 
 def _progress_bar(total: int) -> Any:
@@ -844,6 +879,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=_whole, default=1, help="root seed (default 1)")
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
+    roll.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     roll.set_defaults(run=cmd_rollout)
 
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
@@ -852,6 +888,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     analyse.set_defaults(run=cmd_analyse)
 
     play = commands.add_parser("play", help="play a game against the evaluator in the terminal", epilog=PLAY_COMMANDS,
