@@ -169,9 +169,8 @@ class Simulation:
 
 
 _FORMAT = "nardy-simulation-1"
-_COLUMNS = {"winner": (np.int8, -1, 1), "starter": (np.int8, 0, 1), "kind": (np.int8, 0, 3),
-            "points": (np.int8, 0, 3), "plies": (np.int32, 0, None), "white_pips": (np.int16, 0, 375),
-            "black_pips": (np.int16, 0, 375)}
+_COLUMNS = {"winner": (-1, 1), "starter": (0, 1), "kind": (0, 3), "points": (0, 3), "plies": (0, 2**31 - 1),
+            "white_pips": (0, 375), "black_pips": (0, 375)}  # a column's lowest and highest value
 
 
 def _from_arrays(arrays: dict[str, Any]) -> Simulation:
@@ -186,14 +185,13 @@ def _from_arrays(arrays: dict[str, Any]) -> Simulation:
         check_whole(meta[key], key, low)
     if not isinstance(meta["policy"], str) or not isinstance(meta["seconds"], (int, float)):
         raise ValueError("the header's policy or seconds is malformed")
-    n = None
-    for key, (dtype, low, high) in _COLUMNS.items():
+    n = len(arrays.get("winner", ()))
+    for key, (low, high) in _COLUMNS.items():
         column = arrays.get(key)
-        if column is None or column.ndim != 1 or column.dtype.kind not in "iu" or (n is not None and len(column) != n):
+        if column is None or column.ndim != 1 or column.dtype.kind not in "iu" or len(column) != n:
             raise ValueError(f"{key!r} is missing or not a column of whole numbers as long as the others")
-        n = len(column)
-        if len(column) and (column.min() < low or (high is not None and column.max() > high)):
-            raise ValueError(f"{key!r} has values outside {low}..{high if high is not None else ''}")
+        if len(column) and (column.min() < low or column.max() > high):
+            raise ValueError(f"{key!r} has values outside {low}..{high}")
     if (arrays["points"] != arrays["kind"]).any():
         raise ValueError("'points' differs from 'kind'")
     final = arrays.get("final")
@@ -202,8 +200,9 @@ def _from_arrays(arrays: dict[str, Any]) -> Simulation:
     trace, offsets = arrays.get("trace"), arrays.get("trace_offsets")
     if (trace is None) != (offsets is None):
         raise ValueError("'trace' and 'trace_offsets' come together")
-    if trace is not None:
-        if trace.ndim != 2 or trace.shape[1] != 29 or offsets.shape != (n + 1,) or offsets[0] != 0 \
+    if trace is not None and offsets is not None:
+        if trace.ndim != 2 or trace.shape[1] != 29 or trace.dtype.kind not in "iu" or offsets.dtype.kind not in "iu" \
+                or offsets.shape != (n + 1,) or offsets[0] != 0 \
                 or (np.diff(offsets) < 0).any() or offsets[-1] != len(trace):
             raise ValueError("'trace' and 'trace_offsets' do not fit the games")
         trace, offsets = trace.astype(np.int8), offsets.astype(np.int64)
