@@ -533,3 +533,14 @@ def test_analyse_of_what_is_not_a_sequence_of_games_is_an_error():
     for games in (None, "game", 5):
         with pytest.raises(InvalidArgumentError, match="a sequence of nardy.Game"):
             analyse(games)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_evaluate_takes_the_rules_name_as_rank_does(variant: str) -> None:
+    p = Position.start(variant)
+    assert np.array_equal(evaluate(p, rules=variant), evaluate(p, rules=Rules(variant)))
+    assert np.array_equal(evaluate(np.array([p.view()]), rules=variant), evaluate(p))
+    with pytest.raises(InvalidArgumentError, match="rules"):
+        evaluate(p, rules=3)
+    with pytest.raises(InvalidPositionError):
+        evaluate(p, rules="long" if variant == "short" else "short")
