@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -42,12 +43,14 @@ THRESHOLD = 0.03  # a ratio must be surely beyond 1.03 to be called a regression
 RESOLUTION = 0.05  # "same" must rule out a 5% slowdown; until it does, more rounds are run
 ROUNDS, MAX_ROUNDS = 8, 40
 
-# A fast subset (milliseconds per call, so a round is one pytest start-up and about a second):
-# the batch pips, the move generator on long-contact positions, and perft.
+# A fast subset (milliseconds per call, so a round is one pytest start-up and a few seconds):
+# the batch pips, the move generator on contact positions of both variants, and perft of both.
 FAST = (
     "benchmarks/test_board_batches.py::test_pips_batch[long]",
     "benchmarks/test_movegen.py::test_movegen_core_corpus[long-contact]",
+    "benchmarks/test_movegen.py::test_movegen_core_corpus[short-contact]",
     "benchmarks/test_perft.py::test_perft_speedup[long-3-35387-cython]",
+    "benchmarks/test_perft.py::test_perft_speedup[short-2-202782-cython]",
 )
 
 
@@ -213,6 +216,7 @@ def interleaved(sites: dict[str, Path], selection: Sequence[str], rounds: int, m
     times: dict[str, dict[str, list[float]]] = {label: {} for label in sites}
     labels = list(sites)
     most = max(rounds, max_rounds or rounds)
+    started = time.monotonic()
     for i in range(most):
         for label in labels if i % 2 == 0 else labels[::-1]:
             for name, t in run_once(sites[label], selection, label, max_time).items():
@@ -220,9 +224,20 @@ def interleaved(sites: dict[str, Path], selection: Sequence[str], rounds: int, m
         done = i + 1 >= rounds and (settled is None or settled(times))
         print(f"round {i + 1} done" + ("" if done or i + 1 < rounds else ": too noisy to tell yet, one more"),
               file=log, flush=True)
+        if i == 0:
+            print(expected_time(time.monotonic() - started, rounds, most), file=log, flush=True)
         if done:
             break
     return times
+
+
+def expected_time(first_round: float, rounds: int, most: int) -> str:
+    """How long a verdict should take, from the first round's wall time."""
+    def spell(seconds: float) -> str:
+        return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+
+    return (f"a round takes about {spell(first_round)}: a verdict in about {spell(rounds * first_round)} "
+            f"({rounds} rounds), up to {spell(most * first_round)} ({most} rounds) while one is unclear")
 
 
 def short(name: str) -> str:

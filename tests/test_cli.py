@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 
@@ -512,3 +513,139 @@ def test_simulate_refuses_a_folder_where_no_file_can_be_made_before_playing(monk
     assert main(["simulate", "short", "--games", "10", "--out", "/proc/x.npz"]) == 2
     err = capsys.readouterr().err
     assert "cannot write '/proc/x.npz': no file can be made in '/proc'" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("dice", [["5", "-1"], ["3", "-3"], ["5 -1"], ["6,", "-5"]])
+def test_a_negative_die_is_an_error_not_a_roll(dice, tmp_path, capsys):
+    for command in ("moves", "hint"):
+        assert run(command, "short", SHORT_START, *dice)[0] == 2
+        assert "a die shows 1..6, got '-" in capsys.readouterr().err
+    path = tmp_path / "in.txt"
+    path.write_text(f"{SHORT_START} {' '.join(dice)}\n")
+    assert run("moves", "short", "--batch", str(path))[1].startswith("error: a die shows 1..6, got '-")
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [["replay", "tests/data/archives/gnubg-export-1.mat"], ["moves", "long", "6", "5"],
+                                  ["show", "short"]])
+def test_a_reader_going_away_ends_every_command_quietly_with_0(argv, monkeypatch, capsys):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(argv, _ClosedPipe()) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_replay_into_head_exits_0():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shell = f"set -o pipefail; {sys.executable} -m nardy replay tests/data/archives/gnubg-export-1.mat --boards | head -1"
+    proc = subprocess.run(["bash", "-c", shell], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.startswith("7 point match")
+
+
+def test_play_lists_its_commands_explains_illegal_moves_and_shows_the_high_die_first(capsys):
+    from nardy import Color, Game
+    from nardy.cli import PLAY_COMMANDS, play_game
+
+    game = Game("short", dice=[6, 5, 1, 3], cube=False)  # White wins the roll-off and plays 6-5; Black rolls 1-3
+    game.roll_off()
+    answers = iter(["help", "20/17 20/19", "quit"])
+    prompts = []
+
+    def person(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    out = io.StringIO()
+    play_game(game, Color.BLACK, person, out)
+    text = out.getvalue()
+    assert prompts[0] == "you roll 3-1; your move (or hint, help, quit): "
+    assert PLAY_COMMANDS in text and "game abandoned" in text
+    assert "'20/17 20/19' is not a legal play of 3-1: 20/17: no checker" in text and "Position(" not in text
+    assert main(["play", "--help"]) == 0
+    assert PLAY_COMMANDS in capsys.readouterr().out
+
+
+def test_an_illegal_move_names_the_rule_it_breaks():
+    from nardy import Game, IllegalMoveError
+
+    game = Game("long", dice=[6, 5, 6, 5])  # White wins the roll-off and rolls 6-5
+    game.roll_off()
+    game.roll()
+    with pytest.raises(IllegalMoveError, match=r"of 6-5: 24/19: second checker from the head$"):
+        game.play("24/18 24/19")
+    short = Game("short", dice=[6, 5])
+    short.roll_off()
+    with pytest.raises(IllegalMoveError, match=r"marks a hit \(\*\) on a point where it hits no blot$"):
+        short.parse_move("24/13*")
+
+
+@pytest.mark.parametrize("command", ["moves", "hint", "show", "simulate", "play", "rollout"])
+def test_a_commands_help_lists_its_own_arguments_before_the_rule_options(command, capsys):
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    usage, _, body = text.partition("\n\n")
+    own = body.index("options:\n")
+    rules = body.index("rule options:\n")
+    assert own < rules and "--head-exception" in body[rules:] and "--head-exception" not in body[:rules]
+    assert "--turn" in usage or "--games" in usage or "--color" in usage
+    first_own = min(usage.index(flag) for flag in ("--turn", "--games", "--color") if flag in usage)
+    assert first_own < usage.index("--head-exception")
+
+
+def test_show_of_an_id_with_its_match_id_shows_the_cube_score_and_dice():
+    # the manual's example: player 0 (Black) owns a 2-cube at 2-4 (Black-White) of 9, White has rolled 5-2
+    code, text = run("show", "short", "4HPwATDgc/ABMA:QYkqASAAIAAE")
+    assert code == 0 and "9-point match, White 4, Black 2; cube 2 owned by Black; White rolled 5-2\n" in text
+    from nardy import Game, Match
+
+    game = Match("short", 5, seed=4).new_game(starter="black")
+    game.double()
+    code, text = run("show", "short", f"{game.position.id()}:{game.match_id()}")
+    assert code == 0 and "5-point match, White 0, Black 0; cube 1 centred; Black doubles to 2, White to take or drop" in text
+    money = Game("short", seed=1, starter="white")
+    money.roll()
+    code, text = run("show", "short", f"{money.position.id()}:{money.match_id()}")
+    assert f"money game; cube 1 centred; White rolled {max(money.dice)}-{min(money.dice)}\n" in text
+    assert "cube" not in run("show", "short", money.position.id())[1]
+
+
+def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
+    from nardy import Match, Position, matfile
+    from nardy.analysis import analyse
+    from nardy.rollout import rollout
+
+    seen = []
+    with_progress = rollout(Position.start("short"), 300, chunk_size=100, threads=2,
+                            progress=lambda done, games: seen.append((done, games)))
+    assert with_progress == rollout(Position.start("short"), 300, chunk_size=100, threads=2)
+    assert seen[-1] == (300, 300) and all(a[0] < b[0] for a, b in zip(seen, seen[1:]))
+    argv = ["rollout", "short", "--games", "200"]
+    assert main(argv) == 0
+    plain = capsys.readouterr()
+    assert main(argv + ["--progress"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out == plain.out and plain.err == ""
+    assert re.fullmatch(r"nardy rollout: 200/200 games \(100%\), [0-9]+ s\n", shown.err.splitlines(True)[-1])
+
+    match = Match("short", 1, seed=2)
+    game = match.new_game()
+    game.roll_off()
+    while not game.over:
+        game.roll() if game.dice is None else None
+        game.play(game.legal_moves()[0])
+    match.finish_game()
+    moves = []
+    analyse(match.games, progress=lambda done, total: moves.append((done, total)))
+    total = sum(kind == "move" for _, kind, _ in game.history())
+    assert moves == [(i, total) for i in range(1, total + 1)]
+    path = tmp_path / "m.mat"
+    matfile.dump(match, str(path))
+    assert main(["analyse", str(path), "--progress"]) == 0
+    assert f"nardy analyse: {total}/{total} moves (100%)" in capsys.readouterr().err

@@ -55,6 +55,14 @@ def test_probabilities_are_consistent(rules: Rules, data: st.DataObject) -> None
     assert equity(p) == pytest.approx(2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4])
 
 
+def test_a_sure_race_win_is_at_most_one() -> None:
+    """Summing the bear-off table's turn distributions gave P(win) = 1 + 2e-16 here."""
+    board = np.zeros((1, 26), dtype=np.int8)
+    board[0, 1], board[0, 15] = 1, -4
+    p = evaluate(board, rules=Rules("long"))[0]
+    assert p[0] == 1.0 and ((0 <= p) & (p <= 1)).all()
+
+
 def test_shipped_nets_load() -> None:
     for variant in VARIANTS:
         net = default_net(variant)
@@ -533,3 +541,14 @@ def test_analyse_of_what_is_not_a_sequence_of_games_is_an_error():
     for games in (None, "game", 5):
         with pytest.raises(InvalidArgumentError, match="a sequence of nardy.Game"):
             analyse(games)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_evaluate_takes_the_rules_name_as_rank_does(variant: str) -> None:
+    p = Position.start(variant)
+    assert np.array_equal(evaluate(p, rules=variant), evaluate(p, rules=Rules(variant)))
+    assert np.array_equal(evaluate(np.array([p.view()]), rules=variant), evaluate(p))
+    with pytest.raises(InvalidArgumentError, match="rules"):
+        evaluate(p, rules=3)
+    with pytest.raises(InvalidPositionError):
+        evaluate(p, rules="long" if variant == "short" else "short")

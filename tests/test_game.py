@@ -401,3 +401,58 @@ def test_long_nardy_has_no_cube_to_turn_on():
     with pytest.raises(InvalidArgumentError, match="long nardy is played without the doubling cube"):
         Game("long", cube=True)
     assert not Game("long", cube=False).cube_enabled and Game("short", cube=False).cube_enabled is False
+
+
+def _play_out(match: Match) -> list[bool]:
+    """The README's match loop, each side playing its first legal move; whether each game rolled off."""
+    rolled = []
+    while match.winner is None:
+        game = match.new_game()
+        assert game.needs_roll_off is (game.starter is None)
+        rolled.append(game.needs_roll_off)
+        if game.needs_roll_off:
+            game.roll_off()
+        assert not game.needs_roll_off and game.starter is not None
+        while not game.over:
+            if game.dice is None:
+                game.roll()
+            game.play(game.legal_moves()[0])
+        match.finish_game()
+    return rolled
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_the_readme_match_loop_plays_both_variants(variant):
+    match = Match(variant, 5, seed=3)
+    rolled = _play_out(match)
+    assert len(match.games) >= 2 and rolled[0]
+    # long nardy: the winner of a game starts the next without a roll-off; short: each rolls off
+    assert rolled[1:] == [variant == "short"] * (len(rolled) - 1)
+    for before, after in zip(match.games, match.games[1:]):
+        if variant == "long":
+            assert after.starter is before.result.winner
+
+
+def test_a_roll_off_after_the_starter_is_decided_says_why():
+    game = Game("long", starter="black")
+    assert not game.needs_roll_off and game.starter is Color.BLACK
+    with pytest.raises(IllegalMoveError, match="needs_roll_off is False"):
+        game.roll_off()
+    fresh = Game("long", seed=1)
+    assert fresh.needs_roll_off and fresh.starter is None
+
+
+def test_match_state_players_are_gnubgs_the_opposite_of_color_and_documented_so():
+    from pathlib import Path
+
+    from nardy.notation import MatchState
+
+    match = Match("short", 5, seed=1)
+    game = match.new_game(starter="white")
+    game.roll()
+    state = game.match_state()
+    assert game.turn is Color.WHITE and state.on_roll == 1 == state.turn and Color.BLACK == 1
+    doc = " ".join(MatchState.__doc__.split())
+    assert "the opposite of `Color`" in doc and "`on_roll=1` is White on roll" in doc
+    formats = " ".join((Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text().split())
+    assert "`on_roll=1` is White on roll" in formats and "`Color.BLACK == 1`" in formats

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import re
 import tracemalloc
 
 import numpy as np
@@ -552,3 +553,22 @@ def test_reset_takes_no_options_but_none_or_an_empty_dict(options):
     env.reset(options={})
     with pytest.raises(InvalidArgumentError, match="reset takes no options"):
         env.reset(options=options)
+
+
+@pytest.mark.parametrize("dice", ["65", "6", "6-5"])
+def test_dice_given_as_text_are_named_whole(dice):
+    from nardy import InvalidDiceError, Position
+
+    with pytest.raises(InvalidDiceError, match=re.escape(repr(dice))):
+        Position.start("short").legal_moves(dice)
+
+
+@pytest.mark.parametrize("module", ["matfile", "sgf"])
+def test_a_missing_match_file_is_nardys_error_naming_the_path(module, tmp_path):
+    import importlib
+
+    from nardy import InvalidArgumentError
+
+    missing = tmp_path / f"nowhere.{'mat' if module == 'matfile' else 'sgf'}"
+    with pytest.raises(InvalidArgumentError, match=f"cannot read '{missing}': No such file or directory"):
+        importlib.import_module(f"nardy.{module}").load(missing)

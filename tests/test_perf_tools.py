@@ -466,3 +466,16 @@ def test_a_fifo_a_device_or_a_huge_file_is_refused(tmp_path, capsys, monkeypatch
     assert "larger than 100 bytes" in capsys.readouterr().err
     with pytest.raises(ToolError, match="larger than 100 bytes"):
         history.append(log, {})
+
+def test_the_default_comparison_covers_both_variants_move_generation_and_says_how_long_it_takes(monkeypatch):
+    import io
+
+    movegen = [name for name in compare.FAST if "movegen" in name or "perft" in name]
+    assert any("[long" in name for name in movegen) and any("[short" in name for name in movegen)
+    assert all(any(f"[{v}-contact]" in name for name in compare.FAST) for v in ("long", "short"))
+    monkeypatch.setattr(compare, "run_once", lambda site, selection, label, max_time: {"bench": 1.0})
+    log = io.StringIO()
+    compare.interleaved({"A": Path("a"), "B": Path("b")}, [], 8, 0.1, log=log, max_rounds=40)
+    assert "a round takes about 0 s: a verdict in about 0 s (8 rounds), up to 0 s (40 rounds)" in log.getvalue()
+    assert compare.expected_time(7.0, 8, 40) == \
+        "a round takes about 7 s: a verdict in about 56 s (8 rounds), up to 5 min (40 rounds) while one is unclear"

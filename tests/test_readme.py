@@ -70,3 +70,13 @@ def test_readme_block(line: int, code: str, reason: str | None, tmp_path: Path, 
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
+
+
+def test_plain_python_dash_m_doctest_passes(tmp_path: Path) -> None:
+    """`python -m doctest README.md` (no options, no fence handling) passes too: each ``>>>`` block
+    ends in a blank line before its fence, and an elided traceback asks for ELLIPSIS itself."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "doctest", str(README)], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:]

@@ -265,3 +265,49 @@ def test_save_speaks_of_the_api_not_of_cli_flags(tmp_path):
     with pytest.raises(SimulationError, match="cannot save a simulation to .*games.txt.*must end in .npz or .csv") as caught:
         s.save(str(tmp_path / "games.txt"))
     assert "--out" not in str(caught.value)
+
+
+@pytest.mark.parametrize("variant, record", [("long", True), ("short", False)])
+def test_simulation_load_reads_back_what_save_and_simulate_out_wrote(variant, record, tmp_path):
+    from nardy.simulate import Simulation
+
+    s = simulate(Rules(variant, opening="reroll") if variant == "short" else variant, 40, seed=3, record=record,
+                 chunk_size=15)
+    s.save(str(tmp_path / "games.npz"))
+    loaded = Simulation.load(tmp_path / "games.npz")
+    assert (loaded.rules, loaded.policy, loaded.seed, loaded.chunk_size, loaded.threads, loaded.seconds) == \
+        (s.rules, s.policy, s.seed, s.chunk_size, s.threads, s.seconds)
+    for name in ("winner", "starter", "kind", "plies", "final_pips", "final", "trace", "trace_offsets"):
+        mine, theirs = getattr(s, name), getattr(loaded, name)
+        assert (mine is None and theirs is None) or (np.array_equal(mine, theirs) and mine.dtype == theirs.dtype), name
+    assert loaded.summary() == s.summary()
+    assert main(["simulate", variant, "--games", "30", "--seed", "2", "--out", str(tmp_path / "cli.npz")]) == 0
+    assert Simulation.load(str(tmp_path / "cli.npz")).games == 30
+
+
+def test_simulation_load_refuses_what_save_did_not_write(tmp_path):
+    from nardy import InvalidArgumentError
+    from nardy.simulate import Simulation
+
+    s = simulate("long", 10, seed=1)
+    s.save(str(tmp_path / "games.csv"))
+    with pytest.raises(SimulationError, match="reads the .npz files save writes"):
+        Simulation.load(tmp_path / "games.csv")
+    with pytest.raises(SimulationError, match="cannot read .*nowhere.npz.*No such file"):
+        Simulation.load(tmp_path / "nowhere.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(SimulationError, match="junk.npz: not a simulation file"):
+        Simulation.load(tmp_path / "junk.npz")
+    np.savez(tmp_path / "other.npz", winner=np.zeros(3))
+    with pytest.raises(SimulationError, match="other.npz: not a simulation file nardy saved .*header"):
+        Simulation.load(tmp_path / "other.npz")
+    s.save(str(tmp_path / "games.npz"))
+    with np.load(tmp_path / "games.npz") as data:
+        arrays = dict(data)
+    arrays["kind"] = arrays["kind"].copy()
+    arrays["kind"][0] = 7
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(SimulationError, match="'kind' has values outside 0..3"):
+        Simulation.load(tmp_path / "bad.npz")
+    with pytest.raises(InvalidArgumentError, match="a path"):
+        Simulation.load(3)  # type: ignore[arg-type]

@@ -485,3 +485,23 @@ def test_diagram_refuses_what_is_not_a_position():
 
     with pytest.raises(InvalidArgumentError, match="diagram\\(\\) draws a Position, got None"):
         diagram(None)
+
+
+def test_board_draws_a_game_with_its_dice_cube_and_score():
+    from nardy import Game, Match
+
+    match = Match("short", 5, seed=2)
+    game = match.new_game()
+    with pytest.raises(InvalidArgumentError, match="roll_off"):
+        board(game)
+    game.roll_off()
+    if game.dice is None:
+        game.roll()
+    expected = board(game.position, dice=game.dice, rules=game.rules, cube=1, score=(0, 0), match_length=5)
+    assert board(game) == expected == game._repr_svg_()
+    assert board(game, dice=(1, 2)) == board(game.position, dice=(1, 2), cube=1, score=(0, 0), match_length=5)
+    long = Game("long", seed=1)
+    long.roll_off()
+    assert board(long) == board(long.position, dice=long.dice)
+    with pytest.raises(InvalidArgumentError, match="a Position or a Game"):
+        board("start")

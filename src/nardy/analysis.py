@@ -13,6 +13,7 @@ model that roll.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -87,17 +88,29 @@ def board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[
     return tuple(board)
 
 
-def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None) -> Analysis:
-    """Every move of `games` against the evaluator's best play of its roll."""
+def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Every move of `games` against the evaluator's best play of its roll; `progress`, if given,
+    is called as progress(moves_done, moves) after each move."""
     if isinstance(games, (str, bytes)) or not isinstance(games, Sequence) or not all(isinstance(g, Game) for g in games):
         raise InvalidArgumentError("analyse takes a sequence of nardy.Game")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be a function progress(moves_done, moves) or None, got {progress!r}")
+    total = sum(kind == "move" for game in games for _, kind, _ in game.history())
+    done = [0]
+
+    def moved() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], total)
+
     found: list[MoveAnalysis] = []
     for number, game in enumerate(games, 1):
-        found.extend(_game(number, game, ply, net))
+        found.extend(_game(number, game, ply, net, moved))
     return Analysis(found, ply)
 
 
-def _game(number: int, game: Game, ply: int, net: Net | None) -> list[MoveAnalysis]:
+def _game(number: int, game: Game, ply: int, net: Net | None, moved: Callable[[], None]) -> list[MoveAnalysis]:
     if game.starter is None:
         return []
     rules = game.rules
@@ -117,6 +130,7 @@ def _game(number: int, game: Game, ply: int, net: Net | None) -> list[MoveAnalys
             out.append(MoveAnalysis(number, count, who, move.dice, move, ranked[0][0], equity_played, ranked[0][1],
                                     len(ranked)))
         position = position.apply(move, rules, last_roll=last_roll)
+        moved()
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -16,7 +17,7 @@ import numpy as np
 
 from . import __version__, batch, engine
 from .diagram import NUMBERS, diagram
-from .errors import InvalidArgumentError, InvalidNotationError, NardyError
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
 from .notation import read_position, xgid
 from .position import Position
@@ -32,6 +33,8 @@ NUMBERS_ARG: dict[str, Any] = {
     "default": "mover", "choices": NUMBERS,
     "help": "whose point numbers label the board: mover (the side on roll, as its moves are written; default), "
             "white (White's fixed frame) or black"}
+PROGRESS_HELP = ("report progress on stderr even when it is not a terminal (a line every 5 s; "
+                 "on a terminal it is always shown); stdout is unchanged")
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 
@@ -85,6 +88,9 @@ _DICE = re.compile(r"\s*([0-9]{1,3})\s*[-,\s]\s*([0-9]{1,3})\s*|\s*([0-9])([0-9]
 def parse_dice(words: str | Sequence[str]) -> tuple[int, int]:
     """Two dice, written the same way everywhere: `6 5`, `6-5`, `65` or `6,5` (one word or two)."""
     text = words if isinstance(words, str) else " ".join(words)
+    negative = next((w for w in text.split() if re.match(r"-[0-9]", w)), None)
+    if negative is not None:  # `5 -1` is a 5 and a -1, not the roll 5-1
+        raise InvalidDiceError(f"a die shows 1..6, got {negative!r} in {text!r}")
     match = _DICE.fullmatch(text)
     if match is None:
         raise InvalidNotationError(f"dice are two numbers 1..6, written 6 5, 6-5, 65 or 6,5; got {text!r}")
@@ -100,7 +106,44 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
     rules = _rules_from(args)
     position = _position(args, rules)
     print(diagram(position, args.numbers), file=out)
+    state = _match_state(args.position, rules) if args.position is not None else None
+    if state is not None:
+        print(_describe_state(state), file=out)
     print(f"\n{position!r}", file=out)
+
+
+def _match_state(text: str, rules: Rules) -> Any:
+    """The `MatchState` an ID:MATCHID or an XGID carries besides the board (None for the others)."""
+    from .notation import parse_match_id, parse_xgid
+
+    text = text.strip()
+    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
+        text = "XGID=" + text
+    if text.startswith("XGID="):
+        return parse_xgid(text, rules)[1]
+    if re.fullmatch(r"[A-Za-z0-9+/]{14}:.+", text):
+        return parse_match_id(text.partition(":")[2])
+    return None
+
+
+def _describe_state(state: Any) -> str:
+    """A Match ID's cube, score and dice in words (its players are gnubg's: 1 is White)."""
+    def name(player: int) -> str:
+        return "White" if player == 1 else "Black"
+
+    match = (f"{state.match_length}-point match, White {state.score[1]}, Black {state.score[0]}"
+             if state.match_length else "money game" + (" (Jacoby)" if state.jacoby else ""))
+    crawford = ", the Crawford game" if state.crawford else ""
+    owner = "centred" if state.cube_owner is None else f"owned by {name(state.cube_owner)}"
+    if state.double_offered:
+        action = f"{name(state.on_roll)} doubles to {2 * state.cube_value}, {name(state.turn)} to take or drop"
+    elif state.dice is not None:
+        action = f"{name(state.on_roll)} rolled {max(state.dice)}-{min(state.dice)}"
+    else:
+        action = f"{name(state.on_roll)} to roll"
+    resigned = f"; {name(state.turn)} offered to resign {('a single game', 'a gammon', 'a backgammon')[state.resignation - 1]}" \
+        if state.resignation else ""
+    return f"{match}{crawford}; cube {state.cube_value} {owner}; {action}{resigned}"
 
 
 def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
@@ -505,7 +548,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
-    result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1)
+    with _work_progress("rollout", "games", args.progress) as progress:
+        result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1,
+                         progress=progress)
     adjusted = ", luck-adjusted" if result.luck_adjusted else ""
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
           f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
@@ -517,7 +562,8 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
-    result = analyse(record.games, ply=args.ply)
+    with _work_progress("analyse", "moves", args.progress) as progress:
+        result = analyse(record.games, ply=args.ply, progress=progress)
     for m in result.moves:
         if m.mark is not None or args.all:
             note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
@@ -535,36 +581,47 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
         print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
 
 
+PLAY_COMMANDS = """in-game commands, typed at the prompt:
+  a move      in notation, e.g. 24/18 13/8, 8/2*/1, 13/11(2), bar/22, 6/off
+  hint, h     the net's five best plays of your roll
+  help, ?     this list
+  quit, q     abandon the game"""
+
+
 def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
     """Play `game` (rolled off) between a person (`human`, answering `ask(prompt)`) and the net.
 
-    The person types a move in notation, `hint` for the net's ranking of the roll, or `quit`.
-    Raises EOFError when `ask` does (the input ended).
+    The person types a move in notation or a command of `PLAY_COMMANDS` (`hint`, `help`,
+    `quit`); an illegal move is answered with the reason the rules refuse it. Raises EOFError
+    when `ask` does (the input ended).
     """
     from .eval import net_move, rank
 
     while game.result is None:
         mover = game.turn
         dice = game.dice or game.roll()
+        roll = f"{max(dice)}-{min(dice)}"  # high die first, as moves are written
         moves = game.legal_moves()
         if mover is not human:
             move = net_move(game, ply)
             game.play(move)
-            print(f"{mover.name.lower()} rolls {dice[0]}-{dice[1]} and plays {move or 'nothing (no legal play)'}",
-                  file=out)
+            print(f"{mover.name.lower()} rolls {roll} and plays {move or 'nothing (no legal play)'}", file=out)
             continue
         print(file=out)
         print(game.position, file=out)
         if len(moves) == 1 and not moves[0]:
-            print(f"you roll {dice[0]}-{dice[1]}: no legal play", file=out)
+            print(f"you roll {roll}: no legal play", file=out)
             game.play(moves[0])
             continue
         while True:
-            text = ask(f"you roll {dice[0]}-{dice[1]}; your move (or hint, quit): ").strip()
-            if text in ("quit", "q", "exit"):
+            text = ask(f"you roll {roll}; your move (or hint, help, quit): ").strip()
+            if text.lower() in ("quit", "q", "exit"):
                 print("game abandoned", file=out)
                 return
-            if text in ("hint", "h", "?"):
+            if text.lower() in ("help", "?"):
+                print(PLAY_COMMANDS, file=out)
+                continue
+            if text.lower() in ("hint", "h"):
                 for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply)[:5], 1):
                     print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
                 continue
@@ -593,6 +650,35 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
         play_game(game, human, input, out, args.ply)
     except EOFError:
         print("\ngame abandoned", file=out)
+
+
+@contextlib.contextmanager
+def _work_progress(command: str, unit: str, asked: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress function for long work, writing to stderr (stdout keeps its stable output): a
+    line redrawn in place when stderr is a terminal; with `asked` (--progress) and no terminal,
+    a line every 5 s. None (no progress) otherwise."""
+    terminal = sys.stderr.isatty()
+    if not (terminal or asked):
+        yield None
+        return
+    started = time.monotonic()
+    last = [started if not terminal else 0.0]
+    drawn = [False]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < (0.1 if terminal else 5.0) and done < total:
+            return
+        last[0] = now
+        text = f"nardy {command}: {done:,}/{total:,} {unit} ({100 * done / max(total, 1):.0f}%), {now - started:.0f} s"
+        print(f"\r{text}" if terminal else text, end="" if terminal else "\n", file=sys.stderr, flush=True)
+        drawn[0] = True
+
+    try:
+        yield show
+    finally:
+        if terminal and drawn[0]:
+            print(file=sys.stderr, flush=True)
 
 
 def _progress_bar(total: int) -> Any:
@@ -738,13 +824,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
-    def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
-        p.add_argument("variant", type=_variant, metavar="long|short")
+    with_rules: list[argparse.ArgumentParser] = []
+
+    def rule_options(p: argparse.ArgumentParser) -> None:
+        group = p.add_argument_group("rule options", "the rules played (docs/rules.md); each defaults to the variant's")
         for name, (variants, choices, defaults) in OPTIONS.items():
             kinds = "/".join(v.value for v in variants)
             shown = "true|false" if isinstance(choices[0], bool) else "|".join(choices)
-            p.add_argument(f"--{name.replace('_', '-')}", dest=name, metavar=shown,
-                           help=f"rule option ({kinds}); default " + ", ".join(f"{v.value}: {d}" for v, d in defaults.items()))
+            group.add_argument(f"--{name.replace('_', '-')}", dest=name, metavar=shown,
+                               help=f"{kinds}; default " + ", ".join(f"{v.value}: {d}" for v, d in defaults.items()))
+
+    def common(p: argparse.ArgumentParser, backend: bool = True) -> None:
+        p.add_argument("variant", type=_variant, metavar="long|short")
+        with_rules.append(p)  # the rule options come after the command's own arguments
         if backend:
             p.add_argument("--backend", choices=engine.BACKENDS, default=None, help="cython (default) or python (the reference)")
 
@@ -842,6 +934,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--seed", type=_whole, default=1, help="root seed (default 1)")
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
+    roll.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     roll.set_defaults(run=cmd_rollout)
 
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
@@ -850,9 +943,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     analyse.set_defaults(run=cmd_analyse)
 
-    play = commands.add_parser("play", help="play a game against the evaluator in the terminal")
+    play = commands.add_parser("play", help="play a game against the evaluator in the terminal", epilog=PLAY_COMMANDS,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
     common(play, backend=False)
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
     play.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
@@ -870,6 +965,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "(tcp://host:8786; needs the dask extra, pip install '.[dask]') instead of local threads")
     sim.add_argument("--out", metavar="FILE", help="write per-game results to FILE (.npz or .csv)")
     sim.set_defaults(run=cmd_simulate)
+    for p in with_rules:
+        rule_options(p)
     for p in (parser, *commands.choices.values()):
         p._negative_number_matcher = _NEGATIVE  # type: ignore[attr-defined]
     return parser
@@ -884,12 +981,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         except SystemExit as exc:  # argparse has printed the usage and the error (or --help)
             return exc.code if isinstance(exc.code, int) else 0
         args.run(args, out or sys.stdout)
-    except BrokenPipeError:  # the reader went away (`nardy ... | head -1`): stop quietly
-        try:
+    except BrokenPipeError:  # the reader went away (`nardy ... | head -1`): stop quietly, as a
+        try:                  # command whose output fitted in the pipe does (so every command exits 0)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         except (OSError, ValueError):
             pass
-        return 141  # 128 + SIGPIPE, as a program killed by it reports
+        return 0
     except KeyboardInterrupt:
         print("nardy: interrupted", file=sys.stderr)
         return 130

@@ -340,11 +340,12 @@ def _probabilities(probs: Any) -> Floats:
 
 
 def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | str | None = None, *,
-             rules: Rules | None = None, net: Net | None = None) -> Floats:
+             rules: Rules | Variant | str | None = None, net: Net | None = None) -> Floats:
     """(m, 5) float64: the five probabilities of `OUTPUTS` for the side on roll of each position.
 
     `positions`: a `Position`, a sequence of them, or an (m, 26) array of mover's-view boards
-    (the positive side on roll; then `variant` or `rules` says which game). Exact for finished
+    (the positive side on roll; then `variant` or `rules` says which game). `rules` is a `Rules`
+    or a variant's name (its default rules), as `rank` takes it. Exact for finished
     games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
     """
     boards, rules = _boards_and_rules(positions, variant, rules)
@@ -425,8 +426,10 @@ def _swap(probs: Floats) -> Floats:
     return out
 
 
-def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | None
+def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | Variant | str | None
                       ) -> tuple[npt.NDArray[np.int8], Rules]:
+    if rules is not None:
+        rules = Rules.of(rules)
     if isinstance(positions, Position):
         positions = [positions]
     if isinstance(positions, (list, tuple)) and positions and all(isinstance(p, Position) for p in positions):

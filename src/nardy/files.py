@@ -40,9 +40,14 @@ def open_regular(path: str | os.PathLike[str], error: Callable[[str], NardyError
 
 def read_text(path: str | os.PathLike[str], what: str, limit: int) -> str:
     """At most `limit` + 1 characters of the UTF-8 text of the regular file at `path` (a byte
-    order mark at its start is allowed; `what` names the path, as in `check_path`)."""
+    order mark at its start is allowed; `what` names the path, as in `check_path`). A path that
+    cannot be opened (missing, not permitted) is an `InvalidArgumentError` naming it."""
     check_path(path, what)
-    with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig") as f:
+    try:
+        raw = open_regular(path)
+    except OSError as exc:  # FileNotFoundError, PermissionError...: nardy's error, naming the path
+        raise InvalidArgumentError(f"cannot read {os.fspath(path)!r}: {exc.strerror or exc}") from None
+    with io.TextIOWrapper(raw, encoding="utf-8-sig") as f:
         try:
             return f.read(limit + 1)
         except UnicodeDecodeError as exc:

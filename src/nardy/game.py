@@ -68,6 +68,10 @@ class Game:
     >>> g.roll_off() in [(w, b) for w in range(1, 7) for b in range(1, 7) if w != b]
     True
 
+    `starter` is the colour that begins, None until it is decided: by `roll_off()`, by the
+    `starter` argument, or by a match's `next_starter` rule (long nardy: the last winner starts
+    the next game with no roll-off). `needs_roll_off` says whether `roll_off()` is still due.
+
     The side on roll calls `roll()` (short nardy: `double()` first, if it may), then `play(move)`
     with one of `legal_moves()`; the other side answers a double with `take()` or `drop()`.
     Acting out of turn raises `IllegalMoveError`; acting on a finished game, `GameOverError`.
@@ -104,9 +108,12 @@ class Game:
 
     # the start ------------------------------------------------------------------------------
     def roll_off(self) -> tuple[int, int]:
-        """Each side rolls one die, ties roll again; (White's, Black's) of the deciding roll."""
+        """Each side rolls one die, ties roll again; (White's, Black's) of the deciding roll.
+        Only while `needs_roll_off` (`IllegalMoveError` once the starter is decided)."""
         if self.starter is not None:
-            raise IllegalMoveError("the game has already started")
+            how = "a roll-off" if self.record and self.record[0][0] == "rolloff" else "the rules or the caller"
+            raise IllegalMoveError(f"the game has already started: {how} made {self.starter.name.lower()} "
+                                   "the starter (needs_roll_off is False)")
         while True:
             white, black = self._dice.die(), self._dice.die()
             self.record.append(("rolloff", white, black))
@@ -116,6 +123,11 @@ class Game:
         if self.rules.opening == "dice":  # the starter plays the roll-off dice
             self.dice = (white, black) if self.starter is Color.WHITE else (black, white)
         return white, black
+
+    @property
+    def needs_roll_off(self) -> bool:
+        """Whether `roll_off()` is due: True while no starter is decided, False once one is."""
+        return self.starter is None
 
     def _begin(self, starter: Color) -> None:
         self.starter = starter
@@ -149,11 +161,32 @@ class Game:
         return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
 
     def parse_move(self, text: str) -> Move:
-        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads)."""
+        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads);
+        `IllegalMoveError` for a readable move the rules forbid says why (the head rule, a blocked
+        point, the larger die must be played, a six-block...)."""
         self._playing()
         if self.dice is None:
             raise IllegalMoveError("roll the dice first")
-        return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
+        try:
+            return resolve(self._started(), text, self.dice, self.rules, last_roll=self._last_roll)
+        except IllegalMoveError:
+            high, low = sorted(self.dice, reverse=True)
+            raise IllegalMoveError(f"{text!r} is not a legal play of {high}-{low}: {self._why_illegal(text)}") from None
+
+    def _why_illegal(self, text: str) -> str:
+        """Why the readable move `text` is not a legal play of the roll: the reason the rules give
+        for the first way its paths split into steps of the dice."""
+        from .notation import parse_chains
+        from .reference import explain_illegal
+
+        segments = [(p[i], p[i + 1]) for p, _ in parse_chains(text) for i in range(len(p) - 1)]
+        dice = self.dice or (0, 0)
+        left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        board, last_roll = self._started().view(), self._last_roll
+        reasons = [explain_illegal(board, dice, pairs, self.rules, last_roll) for pairs in _splits(segments, left)]
+        if None in reasons:  # its steps are a legal play: only a `*` asks for what it does not do
+            return "it marks a hit (*) on a point where it hits no blot"
+        return (reasons or [explain_illegal(board, dice, segments, self.rules, last_roll)])[0] or "not a legal play"
 
     def play(self, move: Move | str, by: Color | None = None) -> Position:
         """Play `move` (a `Move`, or its text read as `parse_move` reads it) for the side on roll;
@@ -388,9 +421,7 @@ class Game:
             return None
         from .svg import board
 
-        return str(board(self.position, dice=self.dice, cube=self.cube_value if self.cube_enabled else None,
-                         cube_owner=self.cube_owner, score=self.score if self.match_length else None,
-                         match_length=self.match_length))
+        return str(board(self))
 
     # replay --------------------------------------------------------------------------------------
     @classmethod
@@ -440,6 +471,24 @@ class Game:
             self.resign(event[2], Color.parse(event[1], "by"))
         elif kind == "forfeit":
             self.forfeit(event[2], Color.parse(event[1], "by"))
+
+
+def _splits(segments: Sequence[tuple[int, int]], dice: list[int]) -> Iterable[list[tuple[int, int]]]:
+    """The ways to play `segments` ((from, to), 0 off) as steps of one die each, from `dice`."""
+    if not segments:
+        yield []
+        return
+    (src, dst), rest = segments[0], segments[1:]
+    for die in sorted(set(dice), reverse=True):
+        left = list(dice)
+        left.remove(die)
+        to = src - die
+        if to == dst or (dst == 0 and to < 0):
+            for more in _splits(rest, left):
+                yield [(src, dst), *more]
+        elif to > max(dst, 0):
+            for more in _splits([(to, dst), *rest], left):
+                yield [(src, to), *more]
 
 
 # the entries of a game's record: kind -> length

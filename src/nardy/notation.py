@@ -302,7 +302,10 @@ def read_position(text: str, rules: Rules, turn: Color | str | None = None) -> P
 class MatchState:
     """What GNU Backgammon's Match ID and XG's XGID carry besides the board.
 
-    Players are gnubg's: 1 is White (X, the bottom player on nardy's board), 0 is Black.
+    Players are gnubg's: 1 is White (X, the bottom player on nardy's board), 0 is Black, the
+    opposite of `Color` (`Color.WHITE == 0`): `on_roll`, `turn` and `cube_owner` are gnubg's
+    player numbers, never `Color` values (`on_roll=1` is White on roll), and `score` is
+    (player 0's, player 1's), that is (Black's, White's).
     `cube_owner` None is a centred cube; `dice` None is "not rolled yet"; `match_length` 0 is a
     money game; `jacoby` applies to money games.
     """

@@ -353,9 +353,9 @@ def _combine_rows(p_mine: Floats, p_theirs: Floats, s_theirs: Floats, first_s_th
         k = min(a.shape[1], b.shape[1])
         return np.einsum("ij,ij->i", a[:, :k], b[:, :k])
 
-    win = dot(p_mine, s_theirs)
-    win_gammon = dot(p_mine, first_s_theirs) * full_theirs
-    lose_gammon = dot(p_theirs, first_s_mine[:, 1:]) * full_mine
+    win = np.clip(dot(p_mine, s_theirs), 0.0, 1.0)  # a sure win summed to 1 + 2e-16
+    win_gammon = np.clip(dot(p_mine, first_s_theirs) * full_theirs, 0.0, win)
+    lose_gammon = np.clip(dot(p_theirs, first_s_mine[:, 1:]) * full_mine, 0.0, 1.0 - win)
     return np.column_stack([win, win_gammon, lose_gammon])
 
 

@@ -21,6 +21,7 @@ chunks.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,11 +62,13 @@ class RolloutResult:
 
 def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 0, rules: Rules | None = None,
             net: Net | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 1296,
-            executor: Any = None) -> RolloutResult:
+            executor: Any = None, progress: Callable[[int, int], None] | None = None) -> RolloutResult:
     """Roll `position` out over `games` games (see the module's docstring).
 
     `executor`, a `distributed.Client`, plays the chunks on its Dask cluster's workers instead of
-    local threads (as `simulate` does): the same result for a seed."""
+    local threads (as `simulate` does): the same result for a seed. `progress`, if given, is
+    called as progress(games_done, games) as games finish (after each ply of local play, from the
+    thread playing it; after each chunk on a cluster); it never changes the result."""
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
     for name, value, low in (("games", games, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
@@ -74,6 +77,8 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     if isinstance(ply, bool) or not isinstance(ply, int) or ply != 0:
         raise InvalidArgumentError(f"rollouts play 0-ply moves; got ply={ply!r}")
     check_flag(luck, "luck")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
     need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
     engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
     rules = position._rules(rules)
@@ -85,16 +90,18 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     firsts = np.cumsum([0] + sizes[:-1])
     jobs = [(start, size, int(first), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
+    finished = _counter(games, progress)
     if executor is not None:
         distributed.check_executor(executor, threads != 1)
-        parts = distributed.run_in_order(executor, _job, jobs, f"nardy-rollout-seed{seed}", lambda part: None)
+        parts = distributed.run_in_order(executor, _job, jobs, f"nardy-rollout-seed{seed}",
+                                         lambda part: finished(len(part)))
     elif threads == 1:
-        parts = [_chunk(*job) for job in jobs]
+        parts = [_chunk(*job, finished=finished) for job in jobs]
     else:
         parts = []
         stop = threading.Event()  # set when this thread gives up: the chunks still playing stop
         try:
-            map_in_order(lambda job: _chunk(*job, stop=stop), jobs, threads, parts.append)
+            map_in_order(lambda job: _chunk(*job, stop=stop, finished=finished), jobs, threads, parts.append)
         except BaseException:  # an interrupt (Ctrl-C) or an error
             stop.set()
             raise
@@ -104,6 +111,21 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
                          else (float("nan"),) * len(OUTPUTS), games, luck)
+
+
+def _counter(games: int, progress: Callable[[int, int], None] | None) -> Callable[[int], None]:
+    """A function told how many more games have ended, which calls progress(done, games)."""
+    if progress is None:
+        return lambda ended: None
+    lock, done = threading.Lock(), [0]
+
+    def finished(ended: int) -> None:
+        if ended:
+            with lock:
+                done[0] += ended
+                progress(done[0], games)
+
+    return finished
 
 
 def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules: Rules, net: Net
@@ -128,7 +150,8 @@ def _luck_direction(v: Floats) -> Floats:
 
 
 def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.SeedSequence, rules: Rules,
-           net: Net, luck: bool, stop: threading.Event | None = None) -> Floats:
+           net: Net, luck: bool, stop: threading.Event | None = None,
+           finished: Callable[[int], None] | None = None) -> Floats:
     """The (luck-adjusted) outcomes of `games` games from `start`, for its side on roll; `stop`
     set by another thread makes it give up after the ply it is playing (its outcomes then unused)."""
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -163,6 +186,8 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
             mover = _won(chosen[over], rules)  # only the side that moved can have finished
             outcome[ended] = np.where(ours[ended, None], mover, _swap(mover))
             live[ended] = False
+            if finished is not None:
+                finished(len(ended))
         going = rows[~over]
         boards[going] = batch.flip(chosen[~over], variant)
         ours[going] = ~ours[going]

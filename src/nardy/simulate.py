@@ -8,9 +8,11 @@ joins chunks in order; local threads and a Dask cluster (`nardy.distributed`) bo
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import distributed, engine, files
-from .errors import GameOverError, InvalidArgumentError, check_flag, check_whole, is_choice
+from .errors import GameOverError, InvalidArgumentError, NardyError, check_flag, check_whole, is_choice
 from .position import Position
 from .rules import Rules, Variant
 from .threads import map_in_order
@@ -115,7 +117,8 @@ class Simulation:
                 f"<tr><td>mean plies</td><td>{s['mean_plies']:.1f}</td><td></td></tr></table>")
 
     def save(self, path: str) -> None:
-        """Per-game results as .npz (all arrays) or .csv (one line per game)."""
+        """Per-game results as .npz (every array and the run's rules, policy, seed, chunk size,
+        threads and seconds: `Simulation.load` reads it back) or .csv (one line per game)."""
         files.check_path(path, "a simulation is saved to")
         columns = {
             "winner": self.winner, "starter": self.starter, "kind": self.kind, "points": self.points,
@@ -123,7 +126,7 @@ class Simulation:
         }
         kind = str(path).lower()
         if kind.endswith(".npz"):
-            arrays: dict[str, Any] = dict(columns)
+            arrays: dict[str, Any] = dict(columns, final=self.final, meta=np.array(json.dumps(self._meta())))
             if self.trace is not None:
                 arrays.update(trace=self.trace, trace_offsets=self.trace_offsets)
             with open(path, "wb") as f:  # a file object: numpy adds no ".npz" to a name in other case
@@ -133,6 +136,83 @@ class Simulation:
             np.savetxt(path, table, fmt="%d", delimiter=",", header=",".join(columns), comments="")
         else:
             raise SimulationError(f"cannot save a simulation to {os.fspath(path)!r}: the file name must end in .npz or .csv")
+
+
+    def _meta(self) -> dict[str, Any]:
+        return {"format": _FORMAT, "variant": self.rules.variant.value, "rules": dict(self.rules._options),
+                "policy": self.policy, "seed": self.seed, "chunk_size": self.chunk_size, "threads": self.threads,
+                "seconds": self.seconds}
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Simulation:
+        """The `Simulation` that `save` (or `nardy simulate --out`) wrote to a .npz file, checked:
+        a file that is not one (a .csv, which holds the per-game columns only, another .npz, a
+        damaged or inconsistent one) is a `SimulationError` naming the path and what is wrong."""
+        files.check_path(path, "a simulation is loaded from")
+        name = os.fspath(path)
+        if not str(name).lower().endswith(".npz"):
+            raise SimulationError(f"cannot load a simulation from {name!r}: Simulation.load reads the .npz files save "
+                                  "writes (a .csv holds the per-game columns only, without the rules and final boards)")
+        try:
+            with files.open_regular(path, SimulationError) as f, np.load(f, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except SimulationError:
+            raise
+        except OSError as exc:
+            raise SimulationError(f"cannot read {name!r}: {exc.strerror or exc}") from None
+        except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise SimulationError(f"{name}: not a simulation file nardy saved ({exc})") from None
+        try:
+            return _from_arrays(arrays)
+        except (ValueError, KeyError, TypeError, NardyError) as exc:
+            raise SimulationError(f"{name}: not a simulation file nardy saved ({exc})") from None
+
+
+_FORMAT = "nardy-simulation-1"
+_COLUMNS = {"winner": (-1, 1), "starter": (0, 1), "kind": (0, 3), "points": (0, 3), "plies": (0, 2**31 - 1),
+            "white_pips": (0, 375), "black_pips": (0, 375)}  # a column's lowest and highest value
+
+
+def _from_arrays(arrays: dict[str, Any]) -> Simulation:
+    """A Simulation from the arrays of a saved .npz, every array and the header checked."""
+    if "meta" not in arrays or arrays["meta"].shape != () or arrays["meta"].dtype.kind != "U":
+        raise ValueError("no header (the 'meta' entry)")
+    meta = json.loads(str(arrays["meta"]))
+    if not isinstance(meta, dict) or meta.get("format") != _FORMAT:
+        raise ValueError(f"the header is not a {_FORMAT} header")
+    rules = Rules(meta["variant"], **meta["rules"])
+    for key, low in (("seed", 0), ("chunk_size", 1), ("threads", 1)):
+        check_whole(meta[key], key, low)
+    if not isinstance(meta["policy"], str) or not isinstance(meta["seconds"], (int, float)):
+        raise ValueError("the header's policy or seconds is malformed")
+    n = len(arrays.get("winner", ()))
+    for key, (low, high) in _COLUMNS.items():
+        column = arrays.get(key)
+        if column is None or column.ndim != 1 or column.dtype.kind not in "iu" or len(column) != n:
+            raise ValueError(f"{key!r} is missing or not a column of whole numbers as long as the others")
+        if len(column) and (column.min() < low or column.max() > high):
+            raise ValueError(f"{key!r} has values outside {low}..{high}")
+    if (arrays["points"] != arrays["kind"]).any():
+        raise ValueError("'points' differs from 'kind'")
+    final = arrays.get("final")
+    if final is None or final.shape != (n, 26) or final.dtype.kind not in "iu":
+        raise ValueError("'final' is missing or not one 26-int board per game")
+    trace, offsets = arrays.get("trace"), arrays.get("trace_offsets")
+    if (trace is None) != (offsets is None):
+        raise ValueError("'trace' and 'trace_offsets' come together")
+    if trace is not None and offsets is not None:
+        if trace.ndim != 2 or trace.shape[1] != 29 or trace.dtype.kind not in "iu" or offsets.dtype.kind not in "iu" \
+                or offsets.shape != (n + 1,) or offsets[0] != 0 \
+                or (np.diff(offsets) < 0).any() or offsets[-1] != len(trace):
+            raise ValueError("'trace' and 'trace_offsets' do not fit the games")
+        trace, offsets = trace.astype(np.int8), offsets.astype(np.int64)
+    return Simulation(
+        rules=rules, policy=meta["policy"], seed=meta["seed"], chunk_size=meta["chunk_size"],
+        threads=meta["threads"], seconds=float(meta["seconds"]),
+        winner=arrays["winner"].astype(np.int8), starter=arrays["starter"].astype(np.int8),
+        kind=arrays["kind"].astype(np.int8), plies=arrays["plies"].astype(np.int32),
+        final_pips=np.column_stack([arrays["white_pips"], arrays["black_pips"]]).astype(np.int16).reshape(n, 2),
+        final=final.astype(np.int8), trace=trace, trace_offsets=offsets)
 
 
 def _rate(count: int, n: int) -> tuple[float, float, float]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
@@ -30,6 +31,9 @@ from .errors import InvalidArgumentError, check_flag, is_choice, quoted
 from .move import BAR, OFF, Move
 from .position import Position, own_point
 from .rules import Color, Rules, Variant
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # geometry, in viewBox units
 POINT = 40  # width of a point
@@ -82,7 +86,7 @@ class SVG(str):
 
 
 def board(
-    position: Position,
+    position: Position | Game,
     *,
     dice: Sequence[int] | None = None,
     move: Move | None = None,
@@ -100,7 +104,9 @@ def board(
     match_length: int | None = None,
     names: Sequence[str] | None = None,
 ) -> SVG:
-    """The position as an SVG document (an `SVG`: a `str` that Jupyter draws).
+    """The position as an SVG document (an `SVG`: a `str` that Jupyter draws). Given a started
+    `Game`, its position with its rolled dice, its rules, its cube and its match score (each
+    unless given here).
 
     `dice` draws the roll of the side on roll; `move` (a legal `Move` of that side from this
     position, under `rules`) draws an arrow per step and shows its dice unless `dice` is given;
@@ -116,8 +122,20 @@ def board(
     `IllegalMoveError` for a move that is not legal here, `InvalidPositionError` for `rules` of
     the other variant, and `InvalidArgumentError` for any other bad argument.
     """
+    from .game import Game
+
+    if isinstance(position, Game):  # its board, roll, rules, cube and match score, unless given
+        game = position
+        if game.position is None:
+            raise InvalidArgumentError("board() draws a Game once it has started: call roll_off() first")
+        position, rules = game.position, game.rules if rules is None else rules
+        dice = game.dice if dice is None and move is None else dice
+        if game.cube_enabled and cube is None:
+            cube, cube_owner = game.cube_value, game.cube_owner
+        if game.match_length and score is None:
+            score, match_length = game.score, game.match_length if match_length is None else match_length
     if not isinstance(position, Position):
-        raise InvalidArgumentError(f"board() draws a Position, got {position!r}")
+        raise InvalidArgumentError(f"board() draws a Position or a Game, got {quoted(position)}")
     if rules is not None:
         rules = position._rules(rules)  # InvalidPositionError for the other variant's rules, as legal_moves
     labels = numbering(numbers, position.turn)

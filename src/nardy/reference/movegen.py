@@ -28,14 +28,16 @@ HEAD = 24
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    """The roll as two ints in 1..6, or `InvalidDiceError`."""
+    """The roll as two ints in 1..6, or `InvalidDiceError` naming the whole argument."""
+    if isinstance(dice, (str, bytes)):  # '65' unpacks into two one-character strings
+        raise InvalidDiceError(f"a roll is two dice, ints 1..6 such as (6, 5), got {quoted(dice)}")
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
         raise InvalidDiceError(f"a roll is two dice, got {quoted(dice)}") from None
     for d in (d1, d2):
         if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 1 <= int(d) <= 6:
-            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)} in {quoted(tuple(dice))}")
+            raise InvalidDiceError(f"a die shows 1..6, got {quoted(d)} in {quoted(dice)}")
     return int(d1), int(d2)
 
 
