@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 Floats = npt.NDArray[np.float64]
 
-__all__ = ["CubeDecision", "decide", "decision", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
+__all__ = ["CubeDecision", "can_double", "decide", "decision", "net_cube_action", "play_equity", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
 
 OVER, BEAR_OFF, RACE, CONTACT = "over", "bear-off", "race", "contact"
 CONTACT_X = 0.68
@@ -501,6 +501,12 @@ def _decision(p: tuple[float, float, float, float, float], state: MatchState, ef
     return CubeDecision(nd, dt, dp, action, p, efficiency, cube.may_double(), cube)
 
 
+def can_double(state: MatchState, *, met: MatchEquityTable | None = None) -> bool:
+    """Whether the side on roll of `state` may turn the cube (gnubg's rule: not in the Crawford
+    game, not with the cube on the other side, not when the cube is dead for it)."""
+    return _cube_of(_checked(state), met).may_double()
+
+
 def _no_cube(cube: _Cube) -> str:
     """gnubg's words when the side on roll cannot double."""
     if cube.length and (cube.owner is None or cube.owner == cube.mover):
@@ -728,3 +734,104 @@ def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: 
         return (nd, 2.0 * dt, 1.0), p
     dp = _plan(cube).win[0]
     return (_mwc_to_equity(nd, cube), _mwc_to_equity(dt, cube), _mwc_to_equity(dp, cube)), p
+
+
+# --- a net player's cube actions ----------------------------------------------------------------
+def net_cube_action(game: Any, ply: int = 0, *, net: Net | None = None) -> str | None:
+    """The net's cube action in a short nardy `nardy.Game` before the roll: "take" or "drop"
+    when a double is offered (take when double/take is worth no more to the doubler than
+    double/pass), "double" when the side on roll may double and `decide` says so, else None.
+    A net player: `if net_cube_action(g) == "double": g.double()`."""
+    from .game import Game
+
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"net_cube_action takes a Game, got {quoted(game)}")
+    offered = game.doubled_by is not None
+    if game.result is not None or game.position is None or not (offered or game.may_double()):
+        return None
+    state = game.match_state()
+    if offered:  # the decision of the side that doubled, before its double
+        state = MatchState(**{**{f: getattr(state, f) for f in _FIELDS}, "double_offered": False,
+                              "turn": state.on_roll})
+    d = decide(game.position, state, ply, rules=game.rules, net=net)
+    if offered:
+        return "take" if d.double_take <= d.double_pass else "drop"
+    return "double" if d.can_double and d.double_take >= d.no_double and d.double_pass >= d.no_double else None
+
+
+# --- chequer play at the score -------------------------------------------------------------------
+def play_equity(position: Position, state: MatchState, rules: Rules | None = None, *,
+                met: MatchEquityTable | None = None) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
+    """How `eval.rank` judges the plays of `position`'s side on roll at the score and cube of
+    `state`: a function of the mover's cubeless probabilities after each play (n, 5) and the
+    plays' results (n, 26, the mover's view before the turn passes) giving the mover's equity,
+    normalised to the cube in play (a match's as gnubg's equivalent-to-money equity).
+
+    Short nardy with the cube: the cubeful 0-ply equity, the other side on roll with its own
+    cube action (gnubg's cubeful move choice). Short nardy without the cube: the cubeless
+    equity at the score (gammons at their value there). Long nardy (no cube): the cubeless
+    equity at the score by long nardy's match equity table (`met.long_table`: mars and koks at
+    their value there, the next game's starter by `rules.next_starter`); for money, the cubeless
+    money equity.
+    """
+    from .eval import _equity, _swap
+
+    rules = position._rules(rules)
+    state = _checked(state)
+    if (state.on_roll == 1) != (position.turn is Color.WHITE):
+        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
+                                   f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    if rules.variant is Variant.LONG:
+        return _long_play_equity(state, rules, position.turn is Color.BLACK)
+    cube = _cube_of(state, met)
+    theirs = _flipped(cube)
+    assert theirs is not None
+    match = bool(cube.length)
+    win, lose = _plan(cube).win[0], _plan(cube).lose[0]
+
+    def to_equity(mwc: Floats) -> Floats:
+        return (2.0 * mwc - (win + lose)) / (win - lose) if win != lose else np.zeros_like(mwc)
+
+    if not rules.cube:
+        if not match:
+            return lambda probs, after: _equity(probs)
+        return lambda probs, after: to_equity(_match_cubeful_many(probs, cube, np.zeros(len(probs))))
+
+    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
+        from .batch import flip
+
+        boards = flip(np.ascontiguousarray(after, np.int8), Variant.SHORT)
+        mine = _other_side(_leaf(_swap(probs), _efficiencies(boards), [theirs], False)[:, 0], match)
+        return to_equity(mine) if match else mine
+
+    return value
+
+
+def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
+    from .eval import _equity
+    from .met import long_table
+
+    if not state.match_length:
+        return lambda probs, after: _equity(probs)
+    table = long_table(bool(rules.koks))
+    if state.match_length > table.length:
+        raise InvalidArgumentError(f"the long nardy MET covers matches up to {table.length} points, "
+                                   f"not {state.match_length}")
+    me = state.on_roll
+    away, opp_away = state.match_length - state.score[me], state.match_length - state.score[1 - me]
+    if away <= 0 or opp_away <= 0:
+        raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
+    top = 3 if rules.koks else 2  # (without koks, what the net puts on a koks is a mars)
+    v = {k: table.outcome_mwc(away, opp_away, max(min(k, top), -top), rules.next_starter, black)
+         for k in (1, 2, 3, -1, -2, -3)}
+    centre, half = (v[1] + v[-1]) / 2, (v[1] - v[-1]) / 2
+
+    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
+        p = probs
+        mwc = ((p[:, 0] - p[:, 1]) * v[1] + (p[:, 1] - p[:, 2]) * v[2] + p[:, 2] * v[3]
+               + (1 - p[:, 0] - p[:, 3]) * v[-1] + (p[:, 3] - p[:, 4]) * v[-2] + p[:, 4] * v[-3])
+        return (mwc - centre) / half if half else np.zeros(len(p))
+
+    return value
