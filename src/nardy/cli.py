@@ -558,7 +558,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    from .analysis import MARKS, analyse
+    from .analysis import CUBE_ERRORS, MARKS, analyse
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
@@ -569,14 +569,32 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
             note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
             print(f"game {m.game}, move {m.number}, {names[m.player]} {m.dice[0]}-{m.dice[1]}: played {m.played} "
                   f"({m.equity_played:+.3f}), best {m.best} ({m.equity_best:+.3f}){note}", file=out)
-    print(f"\n{args.ply}-ply cubeless analysis; marks at losses of "
-          + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
+    for c in result.cube:
+        for who, loss, error in ((c.player, c.double_loss, c.double_error), (c.player.other, c.answer_loss,
+                                                                              c.answer_error)):
+            if error is not None and (c.mark(loss) is not None or args.all):
+                mark = f", {c.mark(loss)}" if c.mark(loss) else ""
+                d = c.decision
+                print(f"game {c.game}, before move {c.number}, {names[who]}: {error}: loss {loss:.3f}{mark} "
+                      f"(no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, double/pass "
+                      f"{d.double_pass:+.3f}: {d.action})", file=out)
+    print(f"\n{args.ply}-ply analysis (chequer play cubeless{', cube decisions cubeful' if result.cube else ''}); "
+          "marks at losses of " + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
     print(f"{'':26}" + "".join(f"{names[c][:14]:>16}" for c in Color), file=out)
     summaries = [result.summary(c) for c in Color]
     rows = [("moves (unforced)", [f"{s.moves} ({s.unforced})" for s in summaries]),
             ("error rate per move", [f"{s.error_rate:.1f} mEMG" for s in summaries]),
             ("equity lost", [f"{s.total_loss:.3f}" for s in summaries])]
     rows += [(name, [str(s.marks[name]) for s in summaries]) for name, _ in reversed(MARKS)]
+    if result.cube:
+        cube = [result.cube_summary(c) for c in Color]
+        rows += [("cube decisions (close)", [f"{s.decisions} ({s.close})" for s in cube]),
+                 ("cube error rate", [f"{s.error_rate:.1f} mEMG" for s in cube]),
+                 ("cube equity lost", [f"{s.total_loss:.3f}" for s in cube]),
+                 ("doubles, takes, passes", [f"{s.doubles}, {s.takes}, {s.passes}" for s in cube])]
+        rows += [(kind.replace("pass", "passe") + "s", [str(s.errors[kind]) for s in cube]) for kind in CUBE_ERRORS]
+        rows += [("overall error rate", [f"{1000 * (m.total_loss + s.total_loss) / max(m.unforced + s.close, 1):.1f} mEMG"
+                                          for m, s in zip(summaries, cube)])]
     for label, cells in rows:
         print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
 

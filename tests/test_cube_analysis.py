@@ -1,0 +1,93 @@
+"""Cube decisions in `nardy.analysis` and `nardy analyse`: the turns of a game with the cube,
+missed and wrong doubles, wrong takes and passes, and the cube error rate apart from the
+chequer play's."""
+
+from __future__ import annotations
+
+import pytest
+
+from nardy import Color, Match, matfile
+from nardy.analysis import analyse, cube_turns
+from nardy.cli import main
+from nardy.cube import decide
+from nardy.eval import net_move
+
+
+def early_double_match(answer: str) -> Match:
+    """A 7-point match: the net plays both sides; the side on roll doubles at its first turn
+    after the opening (a wrong double: the game is even) and the other side answers."""
+    match = Match("short", 7, seed=4)
+    game = match.new_game()
+    game.roll_off()
+    game.play(net_move(game))
+    game.double()
+    getattr(game, answer)()
+    while not game.over:
+        game.roll()
+        game.play(net_move(game))
+    match.finish_game()
+    return match
+
+
+def test_cube_turns_follow_the_game() -> None:
+    match = early_double_match("take")
+    game = match.games[0]
+    turns = cube_turns(game)
+    moves = sum(kind == "move" for _, kind, _ in game.history())
+    assert len(turns) == moves - 1               # every move's turn but the opening one
+    first = turns[0]
+    assert first.doubled and first.answer == "take" and first.move == 2
+    assert first.state.cube_value == 1 and first.state.match_length == 7
+    assert all(t.state.cube_value == 2 for t in turns[1:])
+    owner = int(first.position.turn.other is Color.WHITE)
+    assert all(t.state.cube_owner == owner for t in turns[1:])
+    assert all(t.state.on_roll == int(t.position.turn is Color.WHITE) for t in turns)
+
+
+@pytest.mark.parametrize("answer", ["take", "drop"])
+def test_a_wrong_double_and_its_answer(answer) -> None:
+    match = early_double_match(answer)
+    result = analyse(match.games)
+    first = result.cube[0]
+    d = first.decision
+    turn = cube_turns(match.games[0])[0]
+    expected = decide(turn.position, turn.state)
+    assert (d.no_double, d.double_take, d.double_pass) == (expected.no_double, expected.double_take,
+                                                            expected.double_pass)
+    assert expected.action == "No double, take"
+    assert first.doubled and first.double_error == "wrong double"
+    assert first.double_loss == pytest.approx(expected.no_double - min(expected.double_take, expected.double_pass))
+    if answer == "take":
+        assert first.answer_error is None and first.answer_loss == 0
+    else:
+        assert first.answer_error == "wrong pass"
+        assert first.answer_loss == pytest.approx(expected.double_pass - expected.double_take)
+    doubler, taker = first.player, first.player.other
+    mine, theirs = result.cube_summary(doubler), result.cube_summary(taker)
+    assert mine.doubles == 1 and mine.errors["wrong double"] == 1
+    assert (theirs.takes, theirs.passes) == ((1, 0) if answer == "take" else (0, 1))
+    own = [c for c in result.cube if c.player is doubler]
+    assert mine.total_loss == pytest.approx(sum(c.double_loss for c in own))
+    assert mine.error_rate == pytest.approx(1000 * mine.total_loss / mine.close)
+
+
+def test_long_nardy_and_cubeless_games_have_no_cube_analysis() -> None:
+    match = Match("long", 3, seed=1)
+    game = match.new_game()
+    game.roll_off()
+    for _ in range(6):
+        if game.dice is None:
+            game.roll()
+        game.play(net_move(game))
+    assert analyse([game]).cube == [] and cube_turns(game) == []
+
+
+def test_the_cli_reports_cube_errors_apart(tmp_path, capsys) -> None:
+    path = tmp_path / "m.mat"
+    matfile.dump(early_double_match("drop"), path)
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "before move 2" in out and "wrong double: loss" in out and "wrong pass: loss" in out
+    for row in ("error rate per move", "cube decisions (close)", "cube error rate", "wrong doubles", "wrong passes",
+                "overall error rate"):
+        assert row in out
