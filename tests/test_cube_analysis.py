@@ -91,3 +91,35 @@ def test_the_cli_reports_cube_errors_apart(tmp_path, capsys) -> None:
     for row in ("error rate per move", "cube decisions (close)", "cube error rate", "wrong doubles", "wrong passes",
                 "overall error rate"):
         assert row in out
+
+
+def test_play_a_match_with_the_cube(capsys) -> None:
+    """The person (White) plays the net's best moves, doubles at its second cube turn and takes
+    every double; the net answers the double and doubles as `net_cube_action` says."""
+    import io
+
+    from nardy.cli import play_game
+    from nardy.eval import rank
+
+    match = Match("short", 3, seed=5)
+    game = match.new_game()
+    game.roll_off()
+    prompts = []
+
+    def person(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("take or pass"):
+            return "t"
+        if prompt.startswith("cube at"):
+            turns = sum(p.startswith("cube at") for p in prompts)
+            return {1: "hint", 2: "help", 3: "d"}.get(turns, "")
+        return str(rank(game.position, game.dice)[0][0])
+
+    out = io.StringIO()
+    play_game(game, Color.WHITE, person, out)
+    text = out.getvalue()
+    assert game.over and ("you double to 2; the net takes" in text or "you double to 2; the net passes" in text)
+    assert "no double" in text and "double/take" in text        # the hint before the roll
+    assert "double, d   double" in text                          # the help
+    assert [p for p in prompts if p.startswith("take or pass")] == ["take or pass? "] * text.count("doubles to")
+    assert main(["play", "--help"]) == 0 and "--match" in capsys.readouterr().out
