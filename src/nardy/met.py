@@ -7,6 +7,11 @@ A table gives the MWC of a player who needs `away` more points against one who n
 games after it, when the leader needs one point. The built-in table is Kazaross-XG2
 (`KAZAROSS_XG2`); `load_met` reads GNU Backgammon's MET files (its `met/*.xml`).
 
+Long nardy (no cube, no Crawford rule) has its own tables, computed by nardy from its self-play
+(`LONG`, `LONG_KOKS`, `long_table`; benchmarks/make_long_met.py makes them): the
+match-winning chance of the side that starts the next game, since the winner of a game starts
+the next.
+
 The score arithmetic follows GNU Backgammon's: the result of a game is looked up in the
 post-Crawford column when the game being played is the Crawford game or a post-Crawford one,
 and in the pre-Crawford table otherwise.
