@@ -546,6 +546,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
+    if args.cubeful:
+        _cubeful_rollout(args, rules, position, out)
+        return
     with _work_progress("rollout", "games", args.progress) as progress:
         result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1,
                          progress=progress)
@@ -553,6 +556,18 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
           f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
     print(_probabilities(result.probs, rules.variant), file=out)
+
+
+def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position, out: TextIO) -> None:
+    """`rollout --cubeful`: with the net's cube decisions, at the score and cube of the position's
+    ID:MATCHID or XGID (else money with the Jacoby rule)."""
+    from .cubeful import rollout
+
+    if args.luck or (args.threads or 1) != 1:
+        raise InvalidArgumentError("rollout --cubeful plays on one thread without luck adjustment")
+    result = rollout(position, _cube_state(args.position, rules, position), args.games, seed=args.seed, rules=rules)
+    print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply plays, the net's 0-ply cube "
+          f"decisions): {result}", file=out)
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
@@ -1035,6 +1050,9 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    roll.add_argument("--cubeful", action="store_true",
+                      help="short nardy: play with the net's cube decisions at the position's score and cube "
+                           "(ID:MATCHID or XGID; else money with Jacoby)")
     roll.set_defaults(run=cmd_rollout)
 
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
