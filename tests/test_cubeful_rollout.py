@@ -95,3 +95,25 @@ def test_the_cli(capsys) -> None:
     assert main(["rollout", "short", "--cubeful", "--luck"]) == 2
     assert "without luck adjustment" in capsys.readouterr().err
     assert main(["rollout", "long", "--cubeful"]) == 2
+
+
+def test_self_play_with_the_cube() -> None:
+    from nardy import Game, Match
+    from nardy.cubeful import play
+
+    match = Match("short", 5, seed=7)
+    play(match)
+    assert match.winner is not None and max(match.score.values()) >= 5
+    events = [kind for g in match.games for _, kind, _ in g.history()]
+    assert "double" in events and events.count("double") == events.count("take") + events.count("drop")
+    again = Match("short", 5, seed=7)
+    play(again)
+    assert [g.record for g in again.games] == [g.record for g in match.games]  # seeded: the same match
+    game = Game("short", seed=3)        # a money game, with the cube
+    play(game)
+    assert game.over
+    long_match = Match("long", 3, seed=2)
+    play(long_match)
+    assert long_match.winner is not None
+    with pytest.raises(InvalidArgumentError, match="Game or a Match"):
+        play("game")

@@ -9,6 +9,9 @@ The plays are the net's 0-ply cubeless choices, as in `nardy.rollout`. All games
 one move generation and one evaluation per ply for the live games, the cube decisions for each
 cube state the games are in. Dice come from numpy's PCG64 seeded by `seed`.
 
+`play(game_or_match)` plays a `Game` or a whole `Match` out the same way, one game at a time,
+the net choosing its plays at the score.
+
 The result is the mean outcome for the side on roll: in money play, points normalised to the
 cube in play at the start; in a match, the mean match-winning chance and its
 equivalent-to-money equity.
@@ -17,6 +20,7 @@ equivalent-to-money equity.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +32,9 @@ from .met import MatchEquityTable
 from .notation import MatchState
 from .position import Position
 from .rules import Color, Rules, Variant
+
+if TYPE_CHECKING:
+    from .game import Game, Match
 
 MAX_PLIES = 10_000
 
@@ -107,6 +114,40 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     return _result(points, doubled, passed, root)
 
 
+def play(game: Game | Match, ply: int = 0, *, net: Net | None = None) -> None:
+    """Play `game` (a `Game`, rolled off or not) to its end, or a `Match` (its game in play and
+    every game after it, each counted) to the match's end, the net on both sides: before each roll the cube as `cube.net_cube_action`
+    says (short nardy with the cube), then the net's play at the score (`eval.net_move(...,
+    at_score=True)` in a match or with the cube, else cubeless)."""
+    from .cube import net_cube_action
+    from .eval import net_move
+    from .game import Game, Match
+
+    if isinstance(game, Match):
+        if game.games and not game.games[-1].over:
+            play(game.games[-1], ply, net=net)
+            game.finish_game()
+        while game.winner is None:
+            play(game.new_game(), ply, net=net)
+            game.finish_game()
+        return
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"play takes a Game or a Match, got {quoted(game)}")
+    if game.starter is None:
+        game.roll_off()
+    at_score = game.match_length is not None or game.cube_enabled
+    while not game.over:
+        if game.dice is None:
+            if game.doubled_by is not None or net_cube_action(game, ply, net=net) == "double":
+                if game.doubled_by is None:
+                    game.double()
+                getattr(game, net_cube_action(game, ply, net=net) or "take")()
+                if game.over:
+                    break
+            game.roll()
+        game.play(net_move(game, ply, net=net, at_score=at_score))
+
+
 def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner: np.ndarray, points: np.ndarray,
                   live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube, mover: int, sign: int,
                   rules: Rules, net: Net) -> None:
@@ -149,4 +190,4 @@ def _result(points: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _
                           float(doubled.mean()), float(passed.mean()))
 
 
-__all__ = ["CubefulRollout", "rollout"]
+__all__ = ["CubefulRollout", "play", "rollout"]
