@@ -123,3 +123,26 @@ def test_play_a_match_with_the_cube(capsys) -> None:
     assert "double, d   double" in text                          # the help
     assert [p for p in prompts if p.startswith("take or pass")] == ["take or pass? "] * text.count("doubles to")
     assert main(["play", "--help"]) == 0 and "--match" in capsys.readouterr().out
+
+
+def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
+    from nardy import Position
+    from nardy.eval import rank
+
+    match = early_double_match("take")
+    game = match.games[0]
+    plain, scored = analyse(match.games), analyse(match.games, at_score=True)
+    assert len(plain.moves) == len(scored.moves)
+    turns = {t.move: t for t in cube_turns(game)}
+    position = Position.start("short", game.starter)
+    moves = [what for _, kind, what in game.history() if kind == "move"]
+    for i, (move, m) in enumerate(zip(moves, scored.moves), 1):
+        if i in turns and not turns[i].doubled:  # (after a double, the move is played at the doubled cube)
+            ranked = rank(position, move.dice, game.rules, state=turns[i].state)
+            assert m.equity_best == ranked[0][1] and m.best == ranked[0][0]
+        position = position.apply(move)
+    assert any(a.equity_best != b.equity_best for a, b in zip(plain.moves, scored.moves))
+    path = tmp_path / "m.mat"
+    matfile.dump(match, path)
+    assert main(["analyse", str(path), "--at-score"]) == 0
+    assert "chequer play at the score, cube decisions cubeful" in capsys.readouterr().out

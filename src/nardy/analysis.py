@@ -32,7 +32,7 @@ from .cube import CubeDecision
 from .move import Move
 from .notation import MatchState
 from .position import Position
-from .rules import CHECKERS, Color
+from .rules import CHECKERS, Color, Variant
 
 MARKS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
 
@@ -111,9 +111,11 @@ def board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[
 
 
 def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None, at_score: bool = False) -> Analysis:
     """Every move of `games` against the evaluator's best play of its roll; `progress`, if given,
-    is called as progress(moves_done, moves) after each move."""
+    is called as progress(moves_done, moves) after each move. `at_score`: the plays are judged
+    at the game's score and cube (`rank(..., state=)`: short nardy's cubeful equity, long
+    nardy's at its match equity table) instead of by the cubeless money equity."""
     if isinstance(games, (str, bytes)) or not isinstance(games, Sequence) or not all(isinstance(g, Game) for g in games):
         raise InvalidArgumentError("analyse takes a sequence of nardy.Game")
     if progress is not None and not callable(progress):
@@ -129,26 +131,32 @@ def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None,
     found: list[MoveAnalysis] = []
     cube: list[CubeAnalysis] = []
     for number, game in enumerate(games, 1):
-        found.extend(_game(number, game, ply, net, moved))
+        found.extend(_game(number, game, ply, net, moved, at_score))
         cube.extend(_cube_game(number, game, ply, net))
     return Analysis(found, ply, cube)
 
 
-def _game(number: int, game: Game, ply: int, net: Net | None, moved: Callable[[], None]) -> list[MoveAnalysis]:
+def _game(number: int, game: Game, ply: int, net: Net | None, moved: Callable[[], None],
+          at_score: bool = False) -> list[MoveAnalysis]:
     if game.starter is None:
         return []
     rules = game.rules
+    judge = rules if game.cube_enabled or rules.variant is Variant.LONG else rules.replace(cube=False)
     position = Position.start(rules.variant, game.starter)
     out: list[MoveAnalysis] = []
     count = 0
+    value, owner = 1, None
     for who, kind, what in game.history():
+        if kind == "take":
+            value, owner = 2 * value, who
         if kind != "move":
             continue
         move: Move = what
         count += 1
         last_roll = position.borne_off(position.turn.other) == CHECKERS
         if not last_roll:
-            ranked = rank(position, move.dice, rules, ply=ply, net=net)
+            state = _state(game, position, value, owner) if at_score else None
+            ranked = rank(position, move.dice, judge, ply=ply, net=net, state=state)
             played = board_after(position.view(), move.pairs())
             equity_played = next(e for m, e, _ in ranked if board_after(position.view(), m.pairs()) == played)
             out.append(MoveAnalysis(number, count, who, move.dice, move, ranked[0][0], equity_played, ranked[0][1],

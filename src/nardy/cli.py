@@ -576,7 +576,7 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
     with _work_progress("analyse", "moves", args.progress) as progress:
-        result = analyse(record.games, ply=args.ply, progress=progress)
+        result = analyse(record.games, ply=args.ply, progress=progress, at_score=args.at_score)
     for m in result.moves:
         if m.mark is not None or args.all:
             note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
@@ -591,7 +591,8 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
                 print(f"game {c.game}, before move {c.number}, {names[who]}: {error}: loss {loss:.3f}{mark} "
                       f"(no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, double/pass "
                       f"{d.double_pass:+.3f}: {d.action})", file=out)
-    print(f"\n{args.ply}-ply analysis (chequer play cubeless{', cube decisions cubeful' if result.cube else ''}); "
+    chequer = "at the score" if args.at_score else "cubeless"
+    print(f"\n{args.ply}-ply analysis (chequer play {chequer}{', cube decisions cubeful' if result.cube else ''}); "
           "marks at losses of " + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
     print(f"{'':26}" + "".join(f"{names[c][:14]:>16}" for c in Color), file=out)
     summaries = [result.summary(c) for c in Color]
@@ -1061,6 +1062,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.add_argument("--at-score", action="store_true",
+                         help="judge the plays at the score and cube (short nardy: cubeful), not cubeless")
     analyse.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     analyse.set_defaults(run=cmd_analyse)
 
