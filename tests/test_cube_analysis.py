@@ -10,6 +10,7 @@ from nardy import Color, Match, matfile
 from nardy.analysis import analyse, cube_turns
 from nardy.cli import main
 from nardy.cube import decide
+from nardy.errors import InvalidArgumentError
 from nardy.eval import net_move
 
 
@@ -146,3 +147,5 @@ def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
     matfile.dump(match, path)
     assert main(["analyse", str(path), "--at-score"]) == 0
     assert "chequer play at the score, cube decisions cubeful" in capsys.readouterr().out
+    with pytest.raises(InvalidArgumentError, match="at_score"):
+        analyse(match.games, at_score="yes")

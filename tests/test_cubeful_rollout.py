@@ -83,6 +83,8 @@ def test_errors() -> None:
         rollout(START, MatchState(on_roll=0, turn=0), 10)
     with pytest.raises(InvalidArgumentError):
         rollout(START, MatchState(), 0)
+    with pytest.raises(InvalidArgumentError, match="MatchEquityTable"):
+        rollout(START, MatchState(match_length=7), 10, met="Kazaross")
 
 
 def test_the_cli(capsys) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .errors import InvalidArgumentError
+from .errors import InvalidArgumentError, check_flag
 from .eval import Net, rank
 from .game import Game
 from .cube import CubeDecision
@@ -120,6 +120,7 @@ def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None,
         raise InvalidArgumentError("analyse takes a sequence of nardy.Game")
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be a function progress(moves_done, moves) or None, got {progress!r}")
+    check_flag(at_score, "at_score")
     total = sum(kind == "move" for game in games for _, kind, _ in game.history())
     done = [0]
 

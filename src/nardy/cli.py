@@ -508,7 +508,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     for i, (name, value) in enumerate(rows, 1):
         diff = "" if i == 1 else f"({value - d.equity:+.3f})"
         print(f"{i:>3}. {name:<16} {value:+.3f} {diff:>8}".rstrip(), file=out)
-    print(f"proper cube action: {d.action}; take point {100 * d.take_point:.1f}% "
+    print(f"proper cube action: {d.action}; take point {100 * (d.take_point or 0.0):.1f}% "
           f"(cube efficiency {d.efficiency:.3f})", file=out)
 
 

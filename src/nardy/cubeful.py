@@ -75,6 +75,8 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     if (state.on_roll == 1) != (position.turn is Color.WHITE):
         raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll, "
                                    f"the position {position.turn.name.title()}")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
     root = _cube_of(state, met)
     net = net_for(net, rules)
     rng = np.random.default_rng(seed)
