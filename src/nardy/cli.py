@@ -849,3 +849,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+__all__ = ["build_parser", "main"]

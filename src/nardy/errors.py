@@ -94,3 +94,9 @@ def check_flag(value: Any, name: str, *, error: type[NardyError] = InvalidArgume
     if not isinstance(value, (bool, np.bool_)):
         raise error(f"{name} is True or False, got {quoted(value)}")
     return bool(value)
+
+
+__all__ = [
+    "GameOverError", "IllegalMoveError", "InvalidArgumentError", "InvalidDiceError", "InvalidNotationError",
+    "InvalidPositionError", "InvalidRulesError", "NardyError", "OutOfMemoryError",
+]
