@@ -255,6 +255,7 @@ def test_black_on_roll_is_the_same_race(table):
     assert race.race_odds(white) == race.race_odds(black)
 
 
+@pytest.mark.slow
 def test_one_sided_rollouts_agree_with_the_table(table):
     """Half a million random-dice bear-offs per state with the table's own play, in the core."""
     from nardy import _simulate

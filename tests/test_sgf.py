@@ -233,6 +233,7 @@ def gnubg_program(commands: list[str], tmp_path: Path) -> str:
     # nardy does, but its .mat export then writes "Wins 2 points" beside that score; left out)
     (Rules("short"), 3, 7), (Rules("short"), 7, 6), (Rules("short", jacoby=True), 0, 2),
 ])
+@pytest.mark.slow
 def test_gnubg_loads_the_sgf_nardy_writes(rules, length, seed, tmp_path):
     # GNU Backgammon loads nardy's SGF (`load match`), plays it through and exports the match as
     # .mat: the same games, moves, cube actions, resignations and results; and saved again as SGF,
