@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 import numpy as np
 
@@ -465,19 +465,14 @@ def _probabilities(probs: Any, variant: Variant) -> str:
             f"lose {1 - probs[0]:.3f} (l{gammon[0]} {probs[3]:.3f}, l{bg[0]} {probs[4]:.3f})")
 
 
-def _match_state(text: str | None, rules: Rules, position: Position) -> Any:
+def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
     the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
-    from .notation import MatchState, parse_match_id, parse_xgid
+    from .notation import MatchState
 
-    text = (text or "").strip()
-    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
-        text = "XGID=" + text
-    if text.startswith("XGID="):
-        return parse_xgid(text, rules)[1]
-    head, colon, tail = text.partition(":")
-    if colon and re.fullmatch(r"[A-Za-z0-9+/]{14}", head):
-        return parse_match_id(tail)
+    state = _match_state(text, rules) if text is not None else None
+    if state is not None:
+        return state
     side = 1 if position.turn is Color.WHITE else 0
     return MatchState(jacoby=True, on_roll=side, turn=side)
 
@@ -488,7 +483,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     from .eval import equity
 
     position = _position(args, rules)
-    state = _match_state(args.position, rules, position)
+    state = _cube_state(args.position, rules, position)
     if args.ply:
         raise InvalidArgumentError("the cube decision is 0-ply only for now; drop --ply")
     d = decide(position, state, rules=rules)
@@ -510,7 +505,8 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     for i, (name, value) in enumerate(rows, 1):
         diff = "" if i == 1 else f"({value - d.equity:+.3f})"
         print(f"{i:>3}. {name:<16} {value:+.3f} {diff:>8}".rstrip(), file=out)
-    print(f"proper cube action: {d.action}; take point {100 * d.take_point:.1f}% "
+    take_point = cast(float, d.take_point)  # a side that can double has a take point
+    print(f"proper cube action: {d.action}; take point {100 * take_point:.1f}% "
           f"(cube efficiency {d.efficiency:.3f})", file=out)
 
 
@@ -1001,3 +997,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+__all__ = ["build_parser", "main"]

@@ -587,3 +587,8 @@ class _Reader:
             self.shown_roll = self.line  # rolled, then resigned: only a resignation may follow
             return
         game.play(game.parse_move(text.strip()))
+
+
+__all__ = [
+    "MAX_DIGITS", "MAX_LINE", "MAX_SIZE", "MatchRecord", "ReadWarning", "dump", "load", "read", "write",
+]

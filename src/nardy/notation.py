@@ -508,3 +508,9 @@ def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchSt
         score=(top, bottom), jacoby=bool(cj & 1) and length == 0,
     )
     return position, state
+
+
+__all__ = [
+    "LONG_ID_PREFIX", "MatchState", "match_id", "parse_match_id", "parse_xgid", "position_from_id",
+    "position_id", "read_position", "resolve", "xgid",
+]

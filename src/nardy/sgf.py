@@ -434,3 +434,6 @@ class _Reader:
         elif game.result.winner is not winner or game.result.points != points:
             actual = "nobody" if game.result.winner is None else game.result.winner.name.lower()
             raise IllegalMoveError(f"RE[{text}], but the play gives {actual} {game.result.points}")
+
+
+__all__ = ["dump", "load", "parse", "read", "write"]
