@@ -288,3 +288,37 @@ def test_a_file_written_whole_gets_the_permissions_open_gives_without_setting_th
         monkeypatch.undo()
         os.umask(old)
     assert stat.S_IMODE(os.stat(tmp_path / "a.txt").st_mode) == 0o640
+
+
+# issue 27: what the reader takes, the writers write ---------------------------------------------
+
+@pytest.mark.parametrize("bad", ["\x7f", "\x00", "\t"])
+def test_names_and_tags_the_writers_refuse_are_refused_on_reading(bad, tmp_path, capsys):
+    from nardy.cli import main
+
+    named = GAME.replace(" a : 0 ", f" a{bad}1 : 0 ")
+    with pytest.raises(InvalidNotationError, match=re.escape(f"game 1, line 4: player 1's name is one non-empty "
+                                                             f"line of text, without ':', a leading ';' or space around it, got {'a' + bad + '1'!r}")):
+        matfile.read(named)
+    record = matfile.read(named, strict=False)
+    assert record.players == ("a 1", "b") and matfile.read(matfile.write(record)).players == ("a 1", "b")
+    assert [str(w) for w in record.warnings] == [f"game 1, line 4: player 1's name is one non-empty line of text, without "
+                                                 f"':', a leading ';' or space around it, got {'a' + bad + '1'!r}: read as 'a 1'"]
+    tagged = f'; [Site "x{bad}y"]\n' + GAME
+    with pytest.raises(InvalidNotationError, match=re.escape(f"line 1: the Site tag's value is one line of text, got {'x' + bad + 'y'!r}")):
+        matfile.read(tagged)
+    record = matfile.read(tagged, strict=False)
+    assert record.tags == {"Site": "x y"} and len(record.warnings) == 1 and matfile.read(matfile.write(record)).tags == {"Site": "x y"}
+    path = tmp_path / "m.mat"
+    path.write_text(named)
+    assert main(["convert-match", str(path), str(tmp_path / "m.sgf")]) == 2
+    assert "line 4: player 1's name" in capsys.readouterr().err and not (tmp_path / "m.sgf").exists()
+    assert main(["convert-match", "--lenient", str(path), str(tmp_path / "m.sgf")]) == 0
+
+
+def test_a_name_no_mending_makes_writable_is_an_error_in_every_mode():
+    for strict in (True, False):
+        with pytest.raises(InvalidNotationError, match="game 1, line 4: player 2's name .* got ';b'"):
+            matfile.read(GAME.replace(" b : 0", " ;b : 0"), strict=strict)
+        with pytest.raises(InvalidNotationError, match="player 1's name"):
+            matfile.read(GAME.replace(" a : 0 ", " \x00 : 0 "), strict=strict)

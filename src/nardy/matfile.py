@@ -23,7 +23,7 @@ import os
 import re
 import unicodedata
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,14 +101,29 @@ def one_line(text: str) -> bool:
     return encodable(text) and not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
 
 
+def name_problem(index: int, name: object, mat: bool) -> str | None:
+    """What keeps `name` from being player `index`'s name in a file that reads it back as written
+    (None: nothing): empty, not one line, or, in a `.mat` file (`mat`), with a ':', a leading ';'
+    or space around it (the score line's layout). The one rule of the writers and the reader."""
+    good = isinstance(name, str) and bool(name.strip()) and one_line(name)
+    if good and (not mat or ":" not in name and not name.startswith(";") and name == name.strip()):
+        return None
+    rule = ", without ':', a leading ';' or space around it" if mat else ""
+    return f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}"
+
+
+def tag_problem(tag: str, value: str) -> str | None:
+    """What keeps `value` from being the `tag` tag's value in a `.mat` header (None: nothing): not
+    one line. The one rule of the writer and the reader."""
+    return None if one_line(value) else f"the {tag} tag's value is one line of text, got {quoted(value)}"
+
+
 def check_players(players: tuple[str, str], mat: bool) -> None:
-    """Refuse a player's name a file cannot read back as written: empty, not one line, or, in a
-    `.mat` file (`mat`), with a ':', a leading ';' or space around it (the score line's layout)."""
+    """Refuse a player's name a file cannot read back as written (see `name_problem`)."""
     for index, name in enumerate(players, 1):
-        if not isinstance(name, str) or not name.strip() or not one_line(name) or mat and (
-                ":" in name or name.startswith(";") or name != name.strip()):
-            rule = ", without ':', a leading ';' or space around it" if mat else ""
-            raise InvalidArgumentError(f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}")
+        problem = name_problem(index, name, mat)
+        if problem:
+            raise InvalidArgumentError(problem)
 
 
 def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
@@ -150,8 +165,9 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     if changed:
         header["Rules"] = format_options(changed)
     for tag, value in header.items():
-        if not one_line(value):
-            raise InvalidArgumentError(f"the {tag} tag's value is one line of text, got {quoted(value)}")
+        problem = tag_problem(tag, value)
+        if problem:
+            raise InvalidArgumentError(problem)
         lines.append(f'; [{tag} "{value}"]')
     lines += ["", f" {length} point match", ""]
     for number, game in enumerate(games, 1):
@@ -362,6 +378,7 @@ class _Reader:
         self.rolled_off = True  # the current game's starter was decided by a roll-off
         self.shown_roll: int | None = None  # the line of a roll shown without its move (gnubg, before a resignation)
         self.cells = 0  # the current game's actions so far, counting an empty left cell when Black starts
+        self.cleaned: set[str] = set()  # the names and tag values read with control characters replaced
 
     def read(self, text: str) -> MatchRecord:
         for self.line, raw in enumerate(text.splitlines(), 1):
@@ -396,7 +413,8 @@ class _Reader:
         if stripped.startswith(";"):
             tag = _tag(stripped)
             if tag and self.match is None:
-                self.tags[tag[0]] = tag[1]
+                name = tag[0]
+                self.tags[name] = self._one_line(tag[1], lambda value: tag_problem(name, value))
             elif not tag and stripped[1:].lstrip().startswith("["):
                 self._tolerate(f"skipped a broken tag line (a tag is '; [Name \"value\"]'): {stripped[:60]!r}", InvalidNotationError)
             return
@@ -439,6 +457,22 @@ class _Reader:
         for action in actions:
             self._act(action, Color.BLACK if action.start >= RIGHT_COLUMN else Color.WHITE, number)
 
+    def _one_line(self, text: str, problem: Callable[[str], str | None]) -> str:
+        """A name or a tag's value, checked by the writers' rule (`problem`): an error when strict;
+        else, if reading each run of control characters as a space mends it, that, with a warning
+        (once per text)."""
+        said = problem(text)
+        if said is None:
+            return text
+        cleaned = re.sub("[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", text).strip()
+        if problem(cleaned) is not None:
+            raise InvalidNotationError(said)
+        if text not in self.cleaned:
+            self._tolerate(said, InvalidNotationError)
+            self.cleaned.add(text)
+            self.warnings[-1] = ReadWarning(self.number, self.line, f"{said}: read as {cleaned!r}")
+        return cleaned
+
     def _check_row(self, number: int, column: Color) -> None:
         """Row `number`'s cell in `column` must be the next cell of the game."""
         cell = 2 * (number - 1) + (column is Color.BLACK)
@@ -479,7 +513,8 @@ class _Reader:
         if len(middle) != 2 or not parts[0].strip() or len(parts[2].split()) != 1:
             raise InvalidNotationError(f"expected the score line 'name : score   name : score', got {text[:60]!r}")
         assert self.match is not None
-        players = (parts[0].strip(), middle[1].strip())
+        players = (self._one_line(parts[0].strip(), lambda name: name_problem(1, name, mat=True)),
+                   self._one_line(middle[1].strip(), lambda name: name_problem(2, name, mat=True)))
         said = (_number(middle[0], "a score"), _number(parts[2].strip(), "a score"))
         self.players = self.players or players
         if players != self.players:
