@@ -38,6 +38,15 @@ _RULES = ("Crawford", "Crawford:CrawfordGame", "Jacoby")  # the RU values gnubg 
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
 
 Node = list[tuple[str, list[str]]]
+_SPACE = re.compile(r"\s*")  # what str.isspace() calls space
+_NAME = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)  # [...], '\' escaping any character; then space
+_ESCAPE = re.compile(r"\\(?:\n|(.))", re.DOTALL)  # an escaped character is itself; an escaped newline (a soft break), nothing
+
+
+def _unescape(raw: str) -> str:
+    """A value's text without its escapes (split and joined: no Python call per escape)."""
+    return "".join(filter(None, _ESCAPE.split(raw))) if "\\" in raw else raw
 
 
 # the SGF syntax ------------------------------------------------------------------------------------
@@ -53,41 +62,34 @@ def parse(text: str) -> list[list[Node]]:
     i, n = 0, len(text)
 
     def skip(i: int) -> int:
-        while i < n and text[i].isspace():
-            i += 1
-        return i
+        return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # \s*: always matches
 
     def error(i: int, what: str) -> InvalidNotationError:
         return InvalidNotationError(f"malformed SGF at offset {i}: {what}")
 
     def sequence(i: int, nodes: list[Node] | None) -> int:
-        """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them)."""
+        """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them).
+        Names and values are matched by regular expressions (the scanning runs in C)."""
         while i < n and text[i] == ";":
             node: Node = []
             i = skip(i + 1)
-            while i < n and text[i].isalpha():
-                start = i
-                while i < n and text[i].isalpha():
-                    i += 1
-                name = text[start:i]
+            while True:
+                letters = _NAME.match(text, i)
+                end = letters.end() if letters else i
+                while end < n and text[end].isalpha():  # a letter beyond ASCII: the name is refused below
+                    end += 1
+                if end == i:
+                    break
+                name = text[i:end]
                 if not name.isupper() or not name.isascii():
-                    raise error(start, f"a property name is upper-case letters, got {name!r}")
+                    raise error(i, f"a property name is upper-case letters, got {name!r}")
                 values: list[str] = []
-                i = skip(i)
-                while i < n and text[i] == "[":
-                    j, chars = i + 1, []
-                    while j < n and text[j] != "]":
-                        if text[j] == "\\" and j + 1 < n:
-                            j += 1
-                            if text[j] != "\n":  # an escaped newline is a soft line break
-                                chars.append(text[j])
-                        else:
-                            chars.append(text[j])
-                        j += 1
-                    if j >= n:
-                        raise error(i, f"the value of {name} is not closed with ']'")
-                    values.append("".join(chars))
-                    i = skip(j + 1)
+                i = skip(end)
+                while value := _VALUE.match(text, i):
+                    values.append(_unescape(value[1]))
+                    i = value.end()
+                if i < n and text[i] == "[":
+                    raise error(i, f"the value of {name} is not closed with ']'")
                 if not values:
                     raise error(i, f"property {name} has no value")
                 node.append((name, values))
