@@ -40,6 +40,7 @@ _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "
 Node = list[tuple[str, list[str]]]
 _SPACE = re.compile(r"\s*")  # what str.isspace() calls space
 _NAME = re.compile(r"[A-Za-z]+")
+_SIMPLE = re.compile(r"([A-Z]+)\s*\[([^\]\\]*)\]\s*")  # a property with one value and no escapes
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)  # [...], '\' escaping any character; then space
 _ESCAPE = re.compile(r"\\(?:\n|(.))", re.DOTALL)  # an escaped character is itself; an escaped newline (a soft break), nothing
 
@@ -74,6 +75,11 @@ def parse(text: str) -> list[list[Node]]:
             node: Node = []
             i = skip(i + 1)
             while True:
+                simple = _SIMPLE.match(text, i)
+                if simple and not text.startswith("[", simple.end()):  # the common case in one match
+                    node.append((simple[1], [simple[2]]))
+                    i = simple.end()
+                    continue
                 letters = _NAME.match(text, i)
                 end = letters.end() if letters else i
                 while end < n and text[end].isalpha():  # a letter beyond ASCII: the name is refused below
