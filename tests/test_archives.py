@@ -368,6 +368,19 @@ def test_a_roll_then_the_opponent_s_resignation(tail, winner):
         assert game.history()[-1] == (winner.other, "resign", 2)
 
 
+def test_gnubg_s_own_export_of_a_resignation_by_the_side_not_on_roll_and_a_game_just_begun():
+    # GNU Backgammon 1.07's export: gnubg rolled 21, root resigned a gammon ('  1) 21:       Wins 2
+    # points', the roller's column); the file ends with game 2's first roll (a game just begun)
+    path = SERVERS / "gnubg-opponent-resigns.mat"
+    with pytest.raises(IllegalMoveError, match="game 2, line 12: the roll on line 11 shows no move, but it can be played"):
+        matfile.load(path)
+    record = matfile.load(path, strict=False)
+    first, second = record.games
+    assert (first.result.winner, first.result.kind, first.result.points) == (Color.WHITE, "resigned", 2)
+    assert first.history() == [(Color.BLACK, "resign", 2)] and second.result is None and score(record) == (2, 0)
+    assert [str(w) for w in record.warnings] == ["game 2, line 12: the file ends in the middle of game 2: it has no result"]
+
+
 def test_server_noise_inside_a_row():
     # a server's 'Illegal play (...)' between a roll and the same roll again, with its play
     with pytest.raises(InvalidNotationError, match="game 2, line 18: cannot read 'Illegal play"):
@@ -420,7 +433,7 @@ def test_replay_reads_txt_match_files_in_folders_and_says_what_it_skips(capsys):
     assert main(["replay", "--lenient", str(SERVERS)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"{SERVERS / 'README.txt'}: skipped: a .txt file that is not a match file (no ' N point match' line)"
-    assert f"{SERVERS / 'galaxy-losses.txt'}: 4 game(s), 138 moves, score gnubg 0, root 9" in lines and len(lines) == 4
+    assert f"{SERVERS / 'galaxy-losses.txt'}: 4 game(s), 138 moves, score gnubg 0, root 9" in lines and len(lines) == 5
 
 
 def test_a_folder_of_only_txt_archives(tmp_path, capsys):

@@ -578,7 +578,11 @@ class _Reader:
     def _end_game(self, last: bool) -> None:
         assert self.match is not None
         if self.shown_roll is not None:
-            self._forced(None)
+            assert self.game is not None
+            if last and not self.strict and len(self.game.legal_moves()) != 1:
+                self.shown_roll = None  # the file ends after the roll (gnubg saves a game just begun): warned below
+            else:
+                self._forced(None)
         if self.game is not None and self.game.over:
             self.match.finish_game()
         elif self.number and not last:
