@@ -517,9 +517,8 @@ class _Reader:
         if problem(cleaned) is not None:
             raise InvalidNotationError(said)
         if text not in self.cleaned:
-            self._tolerate(said, InvalidNotationError)
+            self._tolerate(f"{said}: read as {cleaned!r}", InvalidNotationError)
             self.cleaned.add(text)
-            self.warnings[-1] = ReadWarning(self.number, self.line, f"{said}: read as {cleaned!r}")
         return cleaned
 
     def _check_row(self, number: int, column: Color) -> None:
