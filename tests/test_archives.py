@@ -316,6 +316,21 @@ def test_names_and_tags_the_writers_refuse_are_refused_on_reading(bad, tmp_path,
     assert main(["convert-match", "--lenient", str(path), str(tmp_path / "m.sgf")]) == 0
 
 
+@pytest.mark.parametrize("bad", ["\x7f", "\x00", "\t", "\n"])
+def test_sgf_names_the_writer_refuses_are_refused_on_reading(bad):
+    from nardy import sgf
+
+    text = f"(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[a{bad}1]PB[b]RE[W+1R])"
+    with pytest.raises(InvalidNotationError, match=re.escape(f"game 1, node 1: player 1's name is one non-empty line of text, "
+                                                             f"got {'a' + bad + '1'!r}: read as 'a 1'")):
+        sgf.read(text)
+    record = sgf.read(text, strict=False)
+    assert record.players == ("a 1", "b") and len(record.warnings) == 1
+    assert sgf.read(sgf.write(record)).players == ("a 1", "b")
+    with pytest.raises(InvalidNotationError, match="player 2's name"):
+        sgf.read(text.replace("PB[b]", "PB[\x00]"), strict=False)
+
+
 def test_a_name_no_mending_makes_writable_is_an_error_in_every_mode():
     for strict in (True, False):
         with pytest.raises(InvalidNotationError, match="game 1, line 4: player 2's name .* got ';b'"):

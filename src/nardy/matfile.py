@@ -118,6 +118,12 @@ def tag_problem(tag: str, value: str) -> str | None:
     return None if one_line(value) else f"the {tag} tag's value is one line of text, got {quoted(value)}"
 
 
+def mended(text: str) -> str:
+    """`text` with each run of control characters (and lone surrogates) read as a space, and
+    stripped: what lenient reading makes of a name or tag value the writers would refuse."""
+    return re.sub("[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", text).strip()
+
+
 def check_players(players: tuple[str, str], mat: bool) -> None:
     """Refuse a player's name a file cannot read back as written (see `name_problem`)."""
     for index, name in enumerate(players, 1):
@@ -513,7 +519,7 @@ class _Reader:
         said = problem(text)
         if said is None:
             return text
-        cleaned = re.sub("[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", text).strip()
+        cleaned = mended(text)
         if problem(cleaned) is not None:
             raise InvalidNotationError(said)
         if text not in self.cleaned:

@@ -25,7 +25,8 @@ from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, check_flag, quoted
 from .game import Game, Match
 from .matfile import (
-    TAG_NAME, MatchRecord, ReadWarning, check_players, concede, encodable, format_options, parse_options, parts,
+    TAG_NAME, MatchRecord, ReadWarning, check_players, concede, encodable, format_options, mended, name_problem,
+    parse_options, parts,
 )
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
@@ -293,7 +294,7 @@ class _Reader:
                 root.number = score
             else:
                 root.score = (score, root.score[1]) if key == "ws" else (root.score[0], score)
-        root.players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
+        root.players = (self._name(1, props.get("PW", ["White"])[0]), self._name(2, props.get("PB", ["Black"])[0]))
         ru = props.get("RU", [""])[0]
         if "RU" in props and ru not in _RULES:
             self._tolerate(f"RU[{ru[:40]}] is none of RU[{'], RU['.join(_RULES)}]: read as no rule", InvalidNotationError)
@@ -321,6 +322,18 @@ class _Reader:
                     raise InvalidNotationError(f"{TAGS_PROPERTY}[{value[:60]}] is not a new tag as [name:value]")
                 self.tags[tag] = text
         return root
+
+    def _name(self, index: int, name: str) -> str:
+        """A player's name by the writer's rule (`name_problem`): an error when strict; else, if
+        reading control characters as a space mends it, that, with a warning (first game only)."""
+        said = name_problem(index, name, mat=False)
+        if said is None:
+            return name
+        if name_problem(index, mended(name), mat=False) is not None:
+            raise InvalidNotationError(said)
+        if self.match is None:
+            self._tolerate(f"{said}: read as {mended(name)!r}", InvalidNotationError)
+        return mended(name)
 
     def _game(self, nodes: list[Node], index: int) -> None:
         root = self._root(nodes[0], self.match is None)
