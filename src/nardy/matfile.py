@@ -4,7 +4,8 @@ Short nardy is written as GNU Backgammon writes it: optional `; [Tag "value"]` h
 ` N point match` (0 for money play), then each game's score line and numbered rows with the
 first player's action in the left column and the second player's in the right; moves in
 Jellyfish's notation ("25/20* 6/0", every step on its own, in the mover's own numbers), cube
-actions (`Doubles => 2`, `Takes`, `Drops`) and results (`Wins 2 points`).
+actions (`Doubles => 2`, `Takes`, `Drops`) and results (`Wins 2 points`; Backgammon Galaxy's
+`Losses 2 points` in the loser's column is read too).
 
 Long nardy uses the same layout with a `; [Variation "LongNardy"]` header; rule options other
 than the defaults go in a `; [Rules "block_rule=home koks=true"]` header (nardy's own tag; for
@@ -257,10 +258,12 @@ def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool 
     (`IllegalMoveError`, ...) for play that is not legal, naming the game and the line.
 
     `strict=False` reads what archives hold (see docs/formats.md): a match that starts at a
-    non-zero score, a forced move left out, a line of server noise between the rows, a row
-    number out of place, a forfeit worth more than the game and a last game cut off. Each is
-    a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
-    must agree with the file's next score line.
+    non-zero score, a forced move left out, a move left out that was not forced (the game is
+    kept up to there, its result line read as a forfeit), server noise between the rows or
+    inside one, a row number out of place, a forfeit worth more than the game, a last game cut
+    off, and control characters in a name or tag (read as a space). Each is a `ReadWarning`
+    in the record's `warnings`. In both modes every game's replayed result must agree with the
+    file's next score line.
     """
     if not isinstance(text, str):
         raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
