@@ -321,7 +321,7 @@ class _Action:
 
 _DICE = re.compile(r"[1-6][1-6]:")
 _WORDS = ("Doubles", "Takes", "Drops", "Beavers", "Wins", "Losses", "Draw")
-RESULTS = ("wins", "losses")  # the actions that give a game's result
+_RESULTS = ("wins", "losses")  # the actions that give a game's result
 
 
 def _starts_action(word: str) -> bool:
@@ -633,20 +633,20 @@ class _Reader:
             # a win before any play: the loser gave up on its first turn, so it started the game
             game = self.game = self.match.new_game(starter=column.other if action.kind == "wins" else column, dice=self.dice)
             self.cells = int(game.starter is Color.BLACK)  # Black starts: the first row's left cell is empty
-        if self.shown_roll is not None and action.kind not in RESULTS:
+        if self.shown_roll is not None and action.kind not in _RESULTS:
             self._forced(action)
         if self.cut:  # a game cut short: its rows passed over up to its result line, taken as a forfeit
-            if action.kind in RESULTS:
+            if action.kind in _RESULTS:
                 winner = column if action.kind == "wins" else column.other
                 game.forfeit(action.value, by=winner.other)
                 self.cut = False
                 self._match_won(action, winner)
             return
-        if action.kind not in (*RESULTS, "draw") and column is not game.turn:
+        if action.kind not in (*_RESULTS, "draw") and column is not game.turn:
             raise IllegalMoveError(
                 f"{action.text!r} stands in {column.name.lower()}'s column, but {game.turn.name.lower()} is to act"
             )
-        if row is not None and action.kind not in (*RESULTS, "draw"):
+        if row is not None and action.kind not in (*_RESULTS, "draw"):
             self._check_row(row, column)
         if action.kind == "roll":
             self._move(game, action.dice, action.moves)
