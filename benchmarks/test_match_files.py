@@ -1,10 +1,12 @@
 """Reading match files per MB: the SGF reader against the .mat reader on the same bulk.
 
 Each file is one game of GNU Backgammon's own money session (tests/data/archives) and 4 MB of
-what the format carries besides the play, the same text in both: SGF as a comment property
-(`C[...]`, with its escapes), `.mat` as `;` comment lines. A third case is the whole SGF file
-as gnubg wrote it (its bulk is gnubg's analysis). Each records its CPU time per MB
-(`ms_per_mb`); the end of the run prints the SGF / .mat ratio.
+what the format carries besides the play. "sgf" and "mat": the same text in both, SGF as a
+comment property (`C[...]`, with its escapes), `.mat` as `;` comment lines. "sgf-nodes" and
+"mat-lines": the densest text of each, an empty node per character, a comment line per two.
+"sgf-gnubg" is the whole SGF file as gnubg wrote it (its bulk is gnubg's analysis; 7 games to
+replay in 0.4 MB). Each records its CPU time per MB (`ms_per_mb`); the end of the run prints
+the figures and the SGF / .mat ratios.
 """
 
 from __future__ import annotations
@@ -29,9 +31,12 @@ def _texts() -> dict[str, str]:
     first_mat = mat[:mat.index(" Game 2")]
     bulk = FILLER * (MEGABYTES * 1_000_000 // len(FILLER))
     escaped = bulk.replace("\\", "\\\\").replace("]", "\\]")
+    size = MEGABYTES * 1_000_000
     return {
         "sgf": first_sgf.replace("RE[", "C[" + escaped + "]RE[", 1),
         "mat": "".join("; " + line + "\n" for line in bulk.splitlines()) + first_mat,
+        "sgf-nodes": first_sgf.replace("\n;", "\n" + ";" * size + "\n;", 1),
+        "mat-lines": ";\n" * (size // 2) + first_mat,
         "sgf-gnubg": whole,
     }
 
@@ -42,13 +47,16 @@ def texts() -> dict[str, str]:
 
 
 def _read(kind: str, text: str) -> None:
-    if kind == "mat":
+    if kind.startswith("mat"):
         matfile.read(text, Rules("short", jacoby=True))
     else:
         sgf.read(text)
 
 
-@pytest.mark.parametrize("kind", ["sgf", "mat", "sgf-gnubg"])
+PAIRS = (("sgf", "mat"), ("sgf-nodes", "mat-lines"))
+
+
+@pytest.mark.parametrize("kind", ["sgf", "mat", "sgf-nodes", "mat-lines", "sgf-gnubg"])
 def test_read_per_mb(benchmark, texts, kind):
     text = texts[kind]
     benchmark.group = "match files per MB"
@@ -63,11 +71,12 @@ def test_read_per_mb(benchmark, texts, kind):
     per_mb = min(cpu) / (len(text) / 1e6)
     RESULTS[kind] = per_mb
     benchmark.extra_info.update(megabytes=round(len(text) / 1e6, 2), ms_per_mb=round(per_mb * 1e3, 2))
-    if {"sgf", "mat"} <= RESULTS.keys() and kind != "sgf-gnubg":
-        benchmark.extra_info["sgf_over_mat"] = round(RESULTS["sgf"] / RESULTS["mat"], 2)
+    for sgf_kind, mat_kind in PAIRS:
+        if kind in (sgf_kind, mat_kind) and {sgf_kind, mat_kind} <= RESULTS.keys():
+            benchmark.extra_info["sgf_over_mat"] = round(RESULTS[sgf_kind] / RESULTS[mat_kind], 2)
 
 
 def teardown_module() -> None:
     figures = ", ".join(f"{kind} {RESULTS[kind] * 1e3:.1f} ms/MB" for kind in RESULTS)
-    ratio = f"; SGF / .mat {RESULTS['sgf'] / RESULTS['mat']:.2f}" if {"sgf", "mat"} <= RESULTS.keys() else ""
-    print(f"\nmatch files, CPU per MB: {figures}{ratio}")
+    ratios = "".join(f"; {a} / {b} {RESULTS[a] / RESULTS[b]:.2f}" for a, b in PAIRS if {a, b} <= RESULTS.keys())
+    print(f"\nmatch files, CPU per MB: {figures}{ratios}")

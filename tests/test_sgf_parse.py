@@ -107,10 +107,10 @@ def outcome(parser, text):
 
 
 PIECES = ["(", ")", ";", "[", "]", "\\", "\\]", "\\\n", "\n", " ", "\t", "\u00a0", "GM", "W", "ab", "Wx", "\u00e9",
-          "\u00b2", "XX[1]", "C[a\\]b]", "(;GM[6]", "[x]", "A", "z", "1", ":"]
+          "\u00b2", "XX[1]", "C[a\\]b]", "(;GM[6]", "[x]", "A", "z", "1", ":", "\x00", "\\\\"]
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 def test_the_parser_equals_the_character_by_character_one(text):
     assert outcome(sgf.parse, text) == outcome(reference_parse, text)

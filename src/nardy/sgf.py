@@ -16,8 +16,11 @@ same `strict` switch and warnings.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,11 +50,32 @@ _ESCAPE = re.compile(r"\\(?:\n|(.))", re.DOTALL)  # an escaped character is itse
 
 
 def _unescape(raw: str) -> str:
-    """A value's text without its escapes (split and joined: no Python call per escape)."""
-    return "".join(filter(None, _ESCAPE.split(raw))) if "\\" in raw else raw
+    """A value's text without its escapes, by whole-string replaces (no Python step per escape):
+    escaped backslashes set aside (pairs run left to right, as the escapes do), soft breaks
+    dropped, every other backslash dropped before the character it escapes. A value holding
+    NUL, the mark set aside with, is split on its escapes instead."""
+    if "\\" not in raw:
+        return raw
+    if "\0" in raw:
+        return "".join(filter(None, _ESCAPE.split(raw)))
+    return raw.replace("\\\\", "\0").replace("\\\n", "").replace("\\", "").replace("\0", "\\")
 
 
 # the SGF syntax ------------------------------------------------------------------------------------
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused, then restored as it was: a parse makes a list for every
+    node and value, none in a cycle, and the collector would walk them again and again (half
+    the time of a text of many small nodes)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
 
 def parse(text: str) -> list[list[Node]]:
     """The game trees of an SGF collection, each as its main line of nodes (variations after
@@ -60,11 +84,17 @@ def parse(text: str) -> list[list[Node]]:
         raise InvalidArgumentError(f"an SGF file is text, got {type(text).__name__}")
     if len(text) > MAX_SIZE:
         raise InvalidNotationError(f"the SGF text has {len(text)} characters; at most {MAX_SIZE} are read")
+    with _collector_paused():
+        return _parse(text)
+
+
+def _parse(text: str) -> list[list[Node]]:
     trees: list[list[Node]] = []
     i, n = 0, len(text)
 
     def skip(i: int) -> int:
-        return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # \s*: always matches
+        """The first offset from `i` on that is not space (a regular expression only at a space)."""
+        return _SPACE.match(text, i).end() if i < n and text[i].isspace() else i  # type: ignore[union-attr]
 
     def error(i: int, what: str) -> InvalidNotationError:
         return InvalidNotationError(f"malformed SGF at offset {i}: {what}")
@@ -72,10 +102,13 @@ def parse(text: str) -> list[list[Node]]:
     def sequence(i: int, nodes: list[Node] | None) -> int:
         """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them).
         Names and values are matched by regular expressions (the scanning runs in C)."""
+        space = _SPACE.match
         while i < n and text[i] == ";":
             node: Node = []
-            i = skip(i + 1)
-            while True:
+            i += 1
+            if i < n and text[i].isspace():  # the space skipped inline: this loop runs once a node
+                i = space(text, i).end()  # type: ignore[union-attr]
+            while i < n and text[i].isalpha():
                 simple = _SIMPLE.match(text, i)
                 if simple and not text.startswith("[", simple.end()):  # the common case in one match
                     node.append((simple[1], [simple[2]]))
@@ -85,8 +118,6 @@ def parse(text: str) -> list[list[Node]]:
                 end = letters.end() if letters else i
                 while end < n and text[end].isalpha():  # a letter beyond ASCII: the name is refused below
                     end += 1
-                if end == i:
-                    break
                 name = text[i:end]
                 if not name.isupper() or not name.isascii():
                     raise error(i, f"a property name is upper-case letters, got {name!r}")
@@ -102,7 +133,8 @@ def parse(text: str) -> list[list[Node]]:
                 node.append((name, values))
             if nodes is not None:
                 nodes.append(node)
-            i = skip(i)
+            if i < n and text[i].isspace():
+                i = space(text, i).end()  # type: ignore[union-attr]
         return i
 
     def tree(i: int, nodes: list[Node]) -> int:
