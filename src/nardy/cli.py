@@ -294,7 +294,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
         return
     from .matfile import looks_like_match
 
-    paths = []
+    paths: list[str] = []
     failed = 0
     for path, sniff in _match_paths(args.files):
         if sniff and not looks_like_match(path):
@@ -757,7 +757,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "(a .txt file that is not a match file is skipped, with a line), or quoted globs")
     replay.add_argument("--boards", action="store_true", help="print each game's final board (one file)")
     replay.add_argument("--lenient", action="store_true",
-                        help="read archives: mid-match starts, forced moves left out, server noise, forfeits (warned)")
+                        help="read archives: mid-match starts, moves left out, server noise, forfeits (warned)")
     replay.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     replay.set_defaults(run=cmd_replay)
 
