@@ -106,8 +106,8 @@ def name_problem(index: int, name: object, mat: bool) -> str | None:
     """What keeps `name` from being player `index`'s name in a file that reads it back as written
     (None: nothing): empty, not one line, or, in a `.mat` file (`mat`), with a ':', a leading ';'
     or space around it (the score line's layout). The one rule of the writers and the reader."""
-    good = isinstance(name, str) and bool(name.strip()) and one_line(name)
-    if good and (not mat or ":" not in name and not name.startswith(";") and name == name.strip()):
+    if isinstance(name, str) and name.strip() and one_line(name) and (
+            not mat or ":" not in name and not name.startswith(";") and name == name.strip()):
         return None
     rule = ", without ':', a leading ';' or space around it" if mat else ""
     return f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}"
