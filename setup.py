@@ -5,7 +5,7 @@ Set NARDY_CYTHON_DEBUG=1 to rebuild with bounds and initialisation checks on
 On x86-64 the move generator's walks are built twice, the second time for x86-64-v3
 (_movegen_v3: AVX2, BMI1/2, LZCNT), which _movegen calls where the CPU has it.
 Set NARDY_SANITIZE=1 to compile and link with AddressSanitizer and UndefinedBehaviorSanitizer
-(run Python with LD_PRELOAD=$(gcc -print-file-name=libasan.so); see README "Reliability").
+(run Python with LD_PRELOAD=$(gcc -print-file-name=libasan.so); see docs/reliability.md).
 """
 
 import os

@@ -1,4 +1,4 @@
-"""Sphinx configuration: the rule book, the formats and the API reference from the docstrings.
+"""Sphinx configuration: the guides, the rule book, the formats and the API reference from the docstrings.
 
 Build with ``sphinx-build -W -b html docs docs/_build`` (warnings are errors, as in CI) after
 ``pip install -e '.[docs]'``; autodoc imports the installed nardy, compiled core included.

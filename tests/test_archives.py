@@ -288,3 +288,179 @@ def test_a_file_written_whole_gets_the_permissions_open_gives_without_setting_th
         monkeypatch.undo()
         os.umask(old)
     assert stat.S_IMODE(os.stat(tmp_path / "a.txt").st_mode) == 0o640
+
+
+# issue 27: what the reader takes, the writers write ---------------------------------------------
+
+@pytest.mark.parametrize("bad", ["\x7f", "\x00", "\t"])
+def test_names_and_tags_the_writers_refuse_are_refused_on_reading(bad, tmp_path, capsys):
+    from nardy.cli import main
+
+    named = GAME.replace(" a : 0 ", f" a{bad}1 : 0 ")
+    with pytest.raises(InvalidNotationError, match=re.escape(f"game 1, line 4: player 1's name is one non-empty "
+                                                             f"line of text, without ':', a leading ';' or space around it, got {'a' + bad + '1'!r}")):
+        matfile.read(named)
+    record = matfile.read(named, strict=False)
+    assert record.players == ("a 1", "b") and matfile.read(matfile.write(record)).players == ("a 1", "b")
+    assert [str(w) for w in record.warnings] == [f"game 1, line 4: player 1's name is one non-empty line of text, without "
+                                                 f"':', a leading ';' or space around it, got {'a' + bad + '1'!r}: read as 'a 1'"]
+    tagged = f'; [Site "x{bad}y"]\n' + GAME
+    with pytest.raises(InvalidNotationError, match=re.escape(f"line 1: the Site tag's value is one line of text, got {'x' + bad + 'y'!r}")):
+        matfile.read(tagged)
+    record = matfile.read(tagged, strict=False)
+    assert record.tags == {"Site": "x y"} and len(record.warnings) == 1 and matfile.read(matfile.write(record)).tags == {"Site": "x y"}
+    path = tmp_path / "m.mat"
+    path.write_text(named)
+    assert main(["convert-match", str(path), str(tmp_path / "m.sgf")]) == 2
+    assert "line 4: player 1's name" in capsys.readouterr().err and not (tmp_path / "m.sgf").exists()
+    assert main(["convert-match", "--lenient", str(path), str(tmp_path / "m.sgf")]) == 0
+
+
+@pytest.mark.parametrize("bad", ["\x7f", "\x00", "\t", "\n"])
+def test_sgf_names_the_writer_refuses_are_refused_on_reading(bad):
+    from nardy import sgf
+
+    text = f"(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[a{bad}1]PB[b]RE[W+1R])"
+    with pytest.raises(InvalidNotationError, match=re.escape(f"game 1, node 1: player 1's name is one non-empty line of text, "
+                                                             f"got {'a' + bad + '1'!r}: read as 'a 1'")):
+        sgf.read(text)
+    record = sgf.read(text, strict=False)
+    assert record.players == ("a 1", "b") and len(record.warnings) == 1
+    assert sgf.read(sgf.write(record)).players == ("a 1", "b")
+    with pytest.raises(InvalidNotationError, match="player 2's name"):
+        sgf.read(text.replace("PB[b]", "PB[\x00]"), strict=False)
+
+
+def test_a_name_no_mending_makes_writable_is_an_error_in_every_mode():
+    for strict in (True, False):
+        with pytest.raises(InvalidNotationError, match="game 1, line 4: player 2's name .* got ';b'"):
+            matfile.read(GAME.replace(" b : 0", " ;b : 0"), strict=strict)
+        with pytest.raises(InvalidNotationError, match="player 1's name"):
+            matfile.read(GAME.replace(" a : 0 ", " \x00 : 0 "), strict=strict)
+
+
+# issue 27: server and Backgammon Galaxy downloads ------------------------------------------------
+
+SERVERS = Path(__file__).parent / "data" / "servers"
+
+
+def histories(record: matfile.MatchRecord) -> list:
+    return [game.history() for game in record.games]
+
+
+def test_backgammon_galaxy_s_losses_beside_wins():
+    # Galaxy's .txt download: CRLF, its own tags, and each result a row of its own with
+    # 'Losses N points' in the loser's column beside 'Wins N points' (gnubg-export-2.mat's games)
+    gnubg = matfile.load(DATA / "gnubg-export-2.mat")
+    for strict in (True, False):
+        record = matfile.load(SERVERS / "galaxy-losses.txt", strict=strict)
+        assert histories(record) == histories(gnubg) and score(record) == (0, 9) and record.warnings == []
+        assert record.tags["Site"] == "Backgammon Galaxy" and record.tags["Beaver"] == "False"
+
+
+def test_losses_alone_is_the_other_side_s_win_and_must_agree_with_the_play():
+    resigned = GAME.replace("  3)  Doubles => 2               Drops\n      Wins 1 point\n",
+                            "  3)  Losses 1 point\n")
+    record = matfile.read(resigned)
+    assert record.games[0].result.winner is Color.BLACK and record.games[0].result.points == 1
+    assert record.games[0].history()[-1] == (Color.WHITE, "resign", 1)
+    wrong = GAME.replace("      Wins 1 point", "  4)  Wins 1 point                Losses 2 points")
+    with pytest.raises(IllegalMoveError, match="game 1, line 8: the file says white wins 2, but the play gives white 1"):
+        matfile.read(wrong, strict=False)
+
+
+@pytest.mark.parametrize("tail, winner", [
+    ("  4) 44:\n      Wins 4 points\n", Color.WHITE),  # White rolls 44, Black resigns a gammon
+    ("  4) 21: 13/11 6/5               44:\n                                  Wins 4 points\n", Color.BLACK),
+])
+def test_a_roll_then_the_opponent_s_resignation(tail, winner):
+    text = GAME.replace("  3)  Doubles => 2               Drops\n      Wins 1 point\n",
+                        "  3)  Doubles => 2               Takes\n" + tail)
+    for strict in (True, False):
+        record = matfile.read(text, strict=strict)
+        game = record.games[0]
+        assert (game.result.winner, game.result.kind, game.result.points) == (winner, "resigned", 4) and not record.warnings
+        assert game.history()[-1] == (winner.other, "resign", 2)
+
+
+def test_gnubg_s_own_export_of_a_resignation_by_the_side_not_on_roll_and_a_game_just_begun():
+    # GNU Backgammon 1.07's export: gnubg rolled 21, root resigned a gammon ('  1) 21:       Wins 2
+    # points', the roller's column); the file ends with game 2's first roll (a game just begun)
+    path = SERVERS / "gnubg-opponent-resigns.mat"
+    with pytest.raises(IllegalMoveError, match="game 2, line 12: the roll on line 11 shows no move, but it can be played"):
+        matfile.load(path)
+    record = matfile.load(path, strict=False)
+    first, second = record.games
+    assert (first.result.winner, first.result.kind, first.result.points) == (Color.WHITE, "resigned", 2)
+    assert first.history() == [(Color.BLACK, "resign", 2)] and second.result is None and score(record) == (2, 0)
+    assert [str(w) for w in record.warnings] == ["game 2, line 12: the file ends in the middle of game 2: it has no result"]
+
+
+def test_server_noise_inside_a_row():
+    # a server's 'Illegal play (...)' between a roll and the same roll again, with its play
+    with pytest.raises(InvalidNotationError, match="game 2, line 18: cannot read 'Illegal play"):
+        matfile.load(SERVERS / "noise-in-row.mat")
+    record = matfile.load(SERVERS / "noise-in-row.mat", strict=False)
+    assert histories(record) == histories(matfile.load(DATA / "gnubg-export-1.mat"))
+    assert [str(w) for w in record.warnings] == [
+        "game 2, line 18: skipped server noise inside a row: 'Illegal play (25;0;1;0;0;2;0)'"]
+
+
+def test_noise_inside_a_row_never_takes_a_broken_action():
+    for row in ("  1) 31: 8/5 6/5 Wins 64: 24/18 13/9", "  1) 31: 8/5 6/5  Doubles 2    64: 24/18 13/9"):
+        with pytest.raises(InvalidNotationError, match="game 1, line 5: cannot read"):
+            matfile.read(GAME.replace("  1) 31: 8/5 6/5                64: 24/18 13/9", row), strict=False)
+
+
+def test_a_record_that_leaves_out_moves_that_were_not_forced():
+    # a server that stops writing White's bear-off moves (rows 19-23 of gnubg-export-2.mat's game 4)
+    with pytest.raises(IllegalMoveError, match="game 4, line 90: the roll on line 90 shows no move, but it can be played$"):
+        matfile.load(SERVERS / "bear-off-left-out.mat")
+    record = matfile.load(SERVERS / "bear-off-left-out.mat", strict=False)
+    full = matfile.load(DATA / "gnubg-export-2.mat")
+    assert histories(record)[:3] == histories(full)[:3] and score(record) == (0, 9)
+    assert [str(w) for w in record.warnings] == [
+        "game 4, line 90: the roll shows no move and the move is not forced: the game is kept up to here, "
+        "its result taken from its result line (as a forfeit)"]
+    kept, played = record.games[3].history(), full.games[3].history()
+    assert kept[:-1] == played[:len(kept) - 1] and kept[-1] == (Color.WHITE, "forfeit", 4)
+    assert sum(kind == "move" for _, kind, _ in kept) == 31  # rows 1-18: up to Black's 43 in row 18
+    assert record.games[3].result == full.games[3].result.__class__(Color.BLACK, "forfeit", 4)
+    again = matfile.read(matfile.write(record), strict=False)  # the 4 points read back as a resignation at cube 4
+    assert histories(again)[:3] == histories(record)[:3] and again.games[3].history()[:-1] == kept[:-1]
+    assert score(again) == (0, 9)
+
+
+def test_a_game_cut_short_still_meets_the_score_lines():
+    text = (SERVERS / "bear-off-left-out.mat").read_text()
+    next_game = "\n Game 5\n gnubg : 0                      root : 9\n"
+    with pytest.raises(IllegalMoveError, match="game 5, line 99: the score line says 0-9, but the games before make it 0-6"):
+        matfile.read(text.replace("Wins 4 points", "Wins 1 point") + next_game, strict=False)
+    with pytest.raises(IllegalMoveError, match="game 4, line 95: the file says black wins the match, but that makes 6 of 7"):
+        matfile.read(text.replace("Wins 4 points", "Wins 1 point and the match"), strict=False)
+    with pytest.raises(IllegalMoveError, match="game 4 ends without a result"):
+        matfile.read(text.replace("Wins 4 points", "") + next_game, strict=False)
+
+
+def test_replay_reads_txt_match_files_in_folders_and_says_what_it_skips(capsys):
+    from nardy.cli import main
+
+    assert main(["replay", "--lenient", str(SERVERS)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{SERVERS / 'README.txt'}: skipped: a .txt file that is not a match file (no ' N point match' line)"
+    assert f"{SERVERS / 'galaxy-losses.txt'}: 4 game(s), 138 moves, score gnubg 0, root 9" in lines and len(lines) == 5
+
+
+def test_a_folder_of_only_txt_archives(tmp_path, capsys):
+    from nardy.cli import main
+
+    (tmp_path / "a.txt").write_bytes((SERVERS / "galaxy-losses.txt").read_bytes())
+    (tmp_path / "notes.txt").write_text("; a comment\nnot a match\n")
+    assert main(["replay", "--lenient", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{tmp_path / 'a.txt'}: 4 game(s), 138 moves, score gnubg 0, root 9",
+                   f"{tmp_path / 'notes.txt'}: skipped: a .txt file that is not a match file (no ' N point match' line)"]
+    (tmp_path / "a.txt").unlink()
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "no match files found" in capsys.readouterr().err
+    assert main(["convert-match", str(SERVERS / "galaxy-losses.txt"), str(tmp_path / "g.sgf")]) == 0

@@ -334,6 +334,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     assert done.stdout.count("\n") == 1 and done.stderr == ""
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_simulation_with_one_line_and_status_130():
     import select
     import signal

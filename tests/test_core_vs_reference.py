@@ -146,6 +146,7 @@ def test_the_x86_64_v3_build_of_the_walks_gives_the_baseline_builds_arrays(rules
     assert engine.perft(midgame, depth, rules, "cython") == slow
 
 
+@pytest.mark.slow
 def test_one_checker_on_the_bar_enters_the_same_on_both_backends():
     """Short nardy, one checker on the bar: the entry walks. Blots and the mover's own checkers on
     the entry points make the two orders' coincidences (moved on from the entry point, with or
@@ -242,6 +243,7 @@ def test_lockstep_self_play(rules):
     assert plies > 100 * games // 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
 def test_lockstep_self_play_thousands_of_plies(rules):
     plies, seed = 0, 1000
@@ -251,18 +253,21 @@ def test_lockstep_self_play_thousands_of_plies(rules):
     assert plies >= 2000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
 def test_perft_depth_2_from_the_start(rules):
     start = engine.as_bytes(LONG_START if rules.variant.value == "long" else SHORT_START)
     assert engine.perft(start, 2, rules, "cython") == engine.perft(start, 2, rules, "python")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", LONG_RULES[:: 3] + [Rules("long", last_roll_draw=True)], ids=repr)
 def test_perft_depth_3_long_start(rules):
     start = engine.as_bytes(LONG_START)
     assert engine.perft(start, 3, rules, "cython") == engine.perft(start, 3, rules, "python")
 
 
+@pytest.mark.slow
 def test_perft_depth_3_short_start_sampled():
     """Short perft(3) is too big for the reference: check it as a sum over a sample of its subtrees."""
     rules = Rules("short")
@@ -289,6 +294,7 @@ MIDGAME = {
 DEEPER = [Rules("long"), Rules("long", block_timing="end"), Rules("long", block_rule="home"), Rules("short")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
 def test_perft_from_midgame_positions(rules):
     depth = 2 if rules in DEEPER else 1

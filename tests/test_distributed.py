@@ -19,6 +19,7 @@ from nardy.cli import main
 from nardy.distributed import connect
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+pytestmark = pytest.mark.slow  # the module starts a Dask cluster; some tests start and kill workers
 
 FIELDS = ["winner", "starter", "kind", "plies", "final_pips", "final"]
 

@@ -90,8 +90,9 @@ def test_the_options_table_is_the_one_rules_enforces() -> None:
 
 
 def readme_command_summaries() -> dict[str, str]:
-    """Each `nardy COMMAND ...` code span of README's bullets that start with one, by command."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """Each `nardy COMMAND ...` code span of the bullets that start with one, by command, in the
+    README and the guides (docs/cli.md summarises every command)."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))])
     bullets = re.findall(r"^- `nardy .*?(?=^- |^$)", text, re.M | re.S)
     spans: dict[str, str] = {}
     for bullet in bullets:
@@ -111,3 +112,10 @@ def test_the_readme_summary_of_each_command_names_its_options() -> None:
             missing += [f"{command} {names[-1]}" for names in options if command in summaries
                         and not any(re.search(re.escape(n) + r"(?![\w-])", summaries[command]) for n in names)]
     assert missing == []
+
+
+def test_docs_cli_summarises_every_command() -> None:
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = [c for a in parser._subparsers._group_actions for c in a.choices]  # type: ignore[union-attr]
+    assert [c for c in commands if f"`nardy {c} " not in text] == []

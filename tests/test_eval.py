@@ -255,6 +255,7 @@ def test_lambda_returns() -> None:
     assert lambda_returns(np.array([won, won]), 0.5)[0, 0] == 0
 
 
+@pytest.mark.slow
 def test_training_is_reproducible_and_learns() -> None:
     a = train(Rules("short"), 200, hidden=16, seed=3, parallel=32, batch_size=512)
     b = train(Rules("short"), 200, hidden=16, seed=3, parallel=32, batch_size=512)
@@ -263,6 +264,7 @@ def test_training_is_reproducible_and_learns() -> None:
     assert not np.array_equal(a.w1, Net.initial("short", 16, seed=3).w1)
 
 
+@pytest.mark.slow
 def test_a_falling_step_size_is_reproducible_and_checked() -> None:
     args = dict(hidden=16, seed=3, parallel=32, batch_size=512)
     a = train(Rules("short"), 200, lr_end=1e-5, **args)

@@ -109,6 +109,7 @@ def test_opening_rolls_equal_gnubg(backend):
     assert counts == {(5, 6): 7, (1, 3): 16, (1, 1): 42}
 
 
+@pytest.mark.slow
 def test_random_self_play_result_sets_equal_gnubg(backend, positions, gnubg_results):
     bad, checked = [], 0
     for view in positions:

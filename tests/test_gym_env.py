@@ -49,6 +49,7 @@ def walk(env):
 
 @pytest.mark.parametrize("rules", [Rules("short"), Rules("long"), Rules("long", block_timing="end", head_exception="permission")],
                          ids=repr)
+@pytest.mark.slow
 def test_the_mask_covers_exactly_the_legal_plays(rules):
     """Following the mask from a turn's start gives every legal step sequence the move generator
     lists (every order) and no other, each ending on its result."""

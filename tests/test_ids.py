@@ -30,10 +30,32 @@ def test_match_id_of_the_manual_example_as_gnubg_writes_it():
 )
 def test_match_ids_round_trip(cube, owner, on_roll, crawford, state, turn, double, resign, dice, length, score, jacoby):
     # scores stay within the match (issue 17): below the length while a game is played
-    assume(not length or max(score) < length or (state != 1 and max(score) <= length))
+    # (a game is played in state 1, and in state 0 with dice rolled or a double or resignation offered)
+    playing = state == 1 or (state == 0 and (dice is not None or double or resign > 0))
+    assume(not length or max(score) < length or (not playing and max(score) <= length))
     s = MatchState(1 << cube, owner, on_roll, crawford, state, turn, double, resign, dice, length, score, jacoby)
     text = match_id(s)
     assert len(text) == 12 and parse_match_id(text) == s
+
+
+def test_a_match_id_at_the_match_length_with_a_game_on_is_refused():
+    # issue 27: 4-0 in a 4-point match, no game state but the dice rolled (31): a game is on
+    with pytest.raises(InvalidNotationError, match="field score0 = 4 is beyond the match length 4"):
+        parse_match_id("MIiFAEAAAAAA")
+    with pytest.raises(InvalidNotationError, match="field score0 = 4 is beyond the match length 4"):
+        match_id(MatchState(game_state=0, dice=(3, 1), match_length=4, score=(4, 0)))
+    assert parse_match_id(match_id(MatchState(game_state=0, match_length=4, score=(4, 0)))).score == (4, 0)
+
+
+def test_a_money_score_is_one_rule_for_the_xgid_and_the_match_id():
+    # issue 27: parse_xgid took a money score of 99999 that match_id then refused
+    start = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{}:0:0:0:10"
+    with pytest.raises(InvalidNotationError, match="field bottom score = 99999 is above 32767"):
+        parse_xgid(start.format(99999))
+    position, state = parse_xgid(start.format(32767))
+    assert parse_match_id(match_id(state)).score == (0, 32767) and xgid(position, state) == start.format(32767)
+    with pytest.raises(InvalidNotationError, match="score"):
+        match_id(MatchState(score=(0, 32768)))
 
 
 @pytest.mark.parametrize("text", ["QYkqASAAIAA", "QYkqASAAIAA!", "/////////////", "AAAAAAAAAAA/"])

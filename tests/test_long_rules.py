@@ -733,6 +733,7 @@ def test_perft_long_start_depth_1_and_2(backend):
     assert perft(START, 2, DEFAULT, backend) == 484
 
 
+@pytest.mark.slow
 def test_perft_long_start_depth_3(backend):
     # computed with the reference backend; both backends must agree
     assert perft(START, 3, DEFAULT, backend) == 35387
@@ -763,6 +764,7 @@ FENCE_PERFT = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", BLOCK_COMBOS, ids=lambda o: "-".join(o.values()))
 def test_perft_block_options_in_the_fence_position(backend, options):
     rules = long_rules(**options)
@@ -784,6 +786,7 @@ MIDDLE_PERFT2 = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", BLOCK_COMBOS, ids=lambda o: "-".join(o.values()))
 def test_perft_block_options_in_the_middle_game_depth_2(backend, options):
     rules = long_rules(**options)
@@ -835,6 +838,7 @@ def test_perft_last_roll_draw_counts_the_last_rolls_results(backend):
     assert perft(v, 3, draw, backend) == 21 * LAST_ROLL_6_5
 
 
+@pytest.mark.slow
 def test_perft_last_roll_draw_counts_only_the_starters_finish(backend):
     # Both sides have two checkers on their 6. The starter finishes with 3-3, 4-4, 5-5 or 6-6
     # (one result each); with last_roll_draw each of those 4 leaves becomes the opponent's last

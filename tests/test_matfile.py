@@ -54,6 +54,7 @@ def same_games(a: Match, b: Match) -> None:
         assert (x.cube_value, x.cube_owner, x.crawford_game, x.score) == (y.cube_value, y.cube_owner, y.crawford_game, y.score)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
 def test_played_matches_read_back_to_identical_games(rules):
     for seed in range(6):

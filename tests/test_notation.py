@@ -29,6 +29,7 @@ def test_moves_are_written_as_gnu_backgammon_writes_them(move, text):
     assert str(move) == text
 
 
+@pytest.mark.slow  # a random position with many plays takes up to a minute (each play parsed against all)
 @pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
 @settings(max_examples=25)
 @given(data=st.data())

@@ -90,7 +90,9 @@ def _cases():
             for backend in ("cython", "python"):
                 if backend == "python" and depth > e.reference_depth:
                     continue
-                yield pytest.param(e, depth, count, backend, id=f"{e.id}-d{depth}-{backend}")
+                slow = backend == "python" and count > 20_000  # seconds in the reference
+                yield pytest.param(e, depth, count, backend, id=f"{e.id}-d{depth}-{backend}",
+                                   marks=[pytest.mark.slow] if slow else [])
 
 
 def breakdown(e: Entry, depth: int, backend: str) -> dict[tuple[int, int], tuple[int, int]]:

@@ -255,6 +255,7 @@ def test_black_on_roll_is_the_same_race(table):
     assert race.race_odds(white) == race.race_odds(black)
 
 
+@pytest.mark.slow
 def test_one_sided_rollouts_agree_with_the_table(table):
     """Half a million random-dice bear-offs per state with the table's own play, in the core."""
     from nardy import _simulate
@@ -272,6 +273,7 @@ def test_one_sided_rollouts_agree_with_the_table(table):
     ("short", (0, 0, 1, 2, 0, 1), (0, 0, 0, 3, 6, 6)),
     ("long", (1, 1, 1, 0, 2, 2), (0, 2, 0, 2, 1, 1)),
 ])
+@pytest.mark.slow
 def test_simulated_races_agree_with_the_exact_odds(variant, mine, theirs):
     """Two million random-dice races with the table's play, against the exact odds."""
     games = 2_000_000
@@ -357,6 +359,7 @@ def test_a_written_table_reads_back_as_cached(cache_file, table):
     (lambda data: b"NOTNARDY" + data[8:], "magic"),
     (lambda data: data[:16] + _columns(data, -1, +1) + data[24:], "checksum"),  # 31/11 read as 30/12
 ])
+@pytest.mark.slow
 def test_a_damaged_or_outdated_file_is_rebuilt_and_replaced(cache_file, table, damage, reason):
     cache_file.write_bytes(damage(cache_file.read_bytes()))
     with pytest.raises(Exception, match=reason):
@@ -374,6 +377,7 @@ def _columns(data: bytes, turns: int, first: int) -> bytes:
     return (k_turns + turns).to_bytes(4, "little") + (k_first + first).to_bytes(4, "little")
 
 
+@pytest.mark.slow
 def test_a_missing_file_is_built_and_an_unwritable_place_gives_a_table_kept_for_the_process(tmp_path, monkeypatch):
     assert race.load(tmp_path / "new" / race.FILE_NAME).reason == "no cache file"
     blocker = tmp_path / "file"

@@ -172,6 +172,7 @@ def test_ctrl_c_stops_a_threaded_rollout_and_its_worker_threads():
     assert [t for t in threading.enumerate() if t not in before] == []
 
 
+@pytest.mark.slow
 def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_leaves_nothing_broken():
     # concurrent.futures waits in threading.Condition, where a SIGINT could land between a lock's
     # release and its re-acquire: "RuntimeError: release unlocked lock" in place of the

@@ -25,6 +25,7 @@ HAVE_GNUBG = importlib.util.find_spec("gnubg") is not None
 GNUBG_PROGRAM = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
 def test_played_matches_read_back_to_identical_games(rules):
     for seed in range(2):
@@ -85,6 +86,7 @@ def nest(text: str, padding: int) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 def test_variations_nest_as_deep_as_the_text_goes():
     # the parser keeps no Python stack per level: far past the recursion limit, the main line is
     # the first variation at every level, and the same games as the flat file
@@ -106,6 +108,7 @@ def test_variations_nest_as_deep_as_the_text_goes():
     ("(;GM[6]" * 100_000 + ")" * 100_001, "offset 800000: expected '(' to open a game tree, got ')'"),
     ("(;GM[6]" * 100_000 + "()" + ")" * 100_000, "offset 700001: a game tree starts with a node"),
 ])
+@pytest.mark.slow
 def test_unbalanced_parentheses_at_any_depth_are_a_notation_error(text, message):
     with pytest.raises(InvalidNotationError, match=re.escape(message)):
         sgf.read(text)
@@ -182,6 +185,7 @@ def plays(text: str) -> list[tuple[dict[str, list[str]], list[str]]]:
     (Rules("short"), 5, 1), (Rules("short"), 0, 2), (Rules("short"), 1, 4),
     (Rules("short"), 3, 7), (Rules("short"), 7, 6),  # (seed 5 resigns a game before its first move: gnubg drops it)
 ])
+@pytest.mark.slow
 def test_gnubg_writes_the_sgf_nardy_writes(rules, length, seed, tmp_path):
     # gnubg imports nardy's .mat and saves the match as SGF: nardy's SGF of the same match has the
     # same play nodes and the same match properties, and nardy reads gnubg's files to the same games.
@@ -199,6 +203,7 @@ def test_gnubg_writes_the_sgf_nardy_writes(rules, length, seed, tmp_path):
         assert record.players == ("alice", "bob")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not HAVE_GNUBG, reason="the gnubg wheel is not installed (x86_64 Linux, Python 3.11)")
 @pytest.mark.parametrize("length, seed", [(3, 11), (7, 12)])
 def test_matches_gnubg_plays_read_the_same_from_its_sgf_and_its_mat(length, seed, tmp_path):
@@ -228,6 +233,7 @@ def gnubg_program(commands: list[str], tmp_path: Path) -> str:
     # nardy does, but its .mat export then writes "Wins 2 points" beside that score; left out)
     (Rules("short"), 3, 7), (Rules("short"), 7, 6), (Rules("short", jacoby=True), 0, 2),
 ])
+@pytest.mark.slow
 def test_gnubg_loads_the_sgf_nardy_writes(rules, length, seed, tmp_path):
     # GNU Backgammon loads nardy's SGF (`load match`), plays it through and exports the match as
     # .mat: the same games, moves, cube actions, resignations and results; and saved again as SGF,

@@ -39,6 +39,7 @@ RULE_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=repr)
 @pytest.mark.parametrize("policy", ["random", "first", "greedy"])
 def test_every_simulated_move_is_legal_by_the_reference(rules, policy):

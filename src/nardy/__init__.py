@@ -5,8 +5,8 @@ implementation of the same rules (`nardy.reference`) is the executable specifica
 is tested against. Set NARDY_PURE_PYTHON=1 to make the reference the default backend.
 """
 
-import importlib
-from types import ModuleType
+import importlib as _importlib
+from types import ModuleType as _ModuleType
 
 from . import batch, engine, reference
 from .engine import BACKEND
@@ -35,10 +35,17 @@ __version__ = "0.1.0"
 _ON_FIRST_USE = ("distributed", "env", "eval", "gym_env", "matfile", "notation", "race", "svg", "training")
 
 
-def __getattr__(name: str) -> ModuleType:
+def __getattr__(name: str) -> _ModuleType:
     if name in _ON_FIRST_USE:
-        return importlib.import_module(f".{name}", __name__)
+        return _importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'nardy' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the modules it loads on first use (for completion)."""
+    return sorted(set(globals()) | set(_ON_FIRST_USE))
+
+
 
 __all__ = [
     "BACKEND",

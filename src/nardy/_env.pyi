@@ -4,10 +4,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 BOARD_FEATURES: int
 OBSERVATION_FEATURES: int
 
+@disjoint_base
 class Games:
     n: int
     max_plies: int

@@ -222,3 +222,6 @@ def flip(views: Any, variant: Variant | str, *, backend: str | None = None) -> B
     if engine.backend_of(backend) == "python":
         return np.array([reference.flip(b, variant) for b in boards.tolist()], np.int8).reshape(-1, 26)
     return engine._core.flip(boards, 0 if variant is Variant.LONG else 1)
+
+
+__all__ = ["Boards", "Workspace", "flip", "generate", "illegal_blocks", "pips", "status", "wins"]

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 import numpy as np
 
@@ -307,20 +307,22 @@ def _load_match(path: str, strict: bool = True, jacoby: bool = False) -> Any:
     return matfile.load(path, Rules("short", jacoby=True) if jacoby else None, strict=strict)
 
 
-def _match_paths(arguments: Sequence[str]) -> list[str]:
-    """Files named, the .mat and .sgf files under folders named, and what quoted globs match."""
+def _match_paths(arguments: Sequence[str]) -> list[tuple[str, bool]]:
+    """Files named, the .mat, .sgf and .txt files under folders named, and what quoted globs
+    match; each with whether it is to be sniffed first (a .txt file found in a folder)."""
     import glob
     import os
 
-    paths: list[str] = []
+    paths: list[tuple[str, bool]] = []
     for argument in arguments:
         if os.path.isdir(argument):
             for folder, _, names in sorted(os.walk(argument)):
-                paths += [os.path.join(folder, n) for n in sorted(names) if n.lower().endswith(MATCH_SUFFIXES)]
+                paths += [(os.path.join(folder, n), n.lower().endswith(".txt")) for n in sorted(names)
+                          if n.lower().endswith((*MATCH_SUFFIXES, ".txt"))]
         elif not os.path.exists(argument) and glob.has_magic(argument):
-            paths += sorted(glob.glob(argument, recursive=True))
+            paths += [(path, False) for path in sorted(glob.glob(argument, recursive=True))]
         else:
-            paths.append(argument)
+            paths.append((argument, False))
     return paths
 
 
@@ -333,9 +335,15 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
     if len(args.files) == 1 and (os.path.isfile(one) or not (os.path.isdir(one) or glob.has_magic(one))):
         _replay_one(args, _load_match(args.files[0], strict, args.jacoby), out)
         return
-    paths = _match_paths(args.files)
+    from .matfile import looks_like_match
+
+    paths: list[str] = []
     failed = 0
-    for path in paths:
+    for path, sniff in _match_paths(args.files):
+        if sniff and not looks_like_match(path):
+            print(f"{path}: skipped: a .txt file that is not a match file (no ' N point match' line)", file=out)
+            continue
+        paths.append(path)
         try:
             record = _load_match(path, strict, args.jacoby)
         except (NardyError, OSError) as exc:
@@ -398,9 +406,10 @@ def _replay_one(args: argparse.Namespace, record: Any, out: TextIO) -> None:
 def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
     from . import matfile, sgf
 
-    for path in (args.source, args.target):
-        if not path.lower().endswith(MATCH_SUFFIXES):
-            raise InvalidNotationError(f"{path!r}: a match file ends in .mat or .sgf")
+    if not args.source.lower().endswith((*MATCH_SUFFIXES, ".txt")):
+        raise InvalidNotationError(f"{args.source!r}: a match file to read ends in .mat, .sgf or .txt (.mat text)")
+    if not args.target.lower().endswith(MATCH_SUFFIXES):
+        raise InvalidNotationError(f"{args.target!r}: a match file ends in .mat or .sgf")
     _output(args.target, MATCH_SUFFIXES)  # its directory checked before any work
     record = _load_match(args.source, not args.lenient, args.jacoby)
     (sgf if args.target.lower().endswith(".sgf") else matfile).dump(record, args.target)
@@ -468,16 +477,11 @@ def _probabilities(probs: Any, variant: Variant) -> str:
 def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
     the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
-    from .notation import MatchState, parse_match_id, parse_xgid
+    from .notation import MatchState
 
-    text = (text or "").strip()
-    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
-        text = "XGID=" + text
-    if text.startswith("XGID="):
-        return parse_xgid(text, rules)[1]
-    head, colon, tail = text.partition(":")
-    if colon and re.fullmatch(r"[A-Za-z0-9+/]{14}", head):
-        return parse_match_id(tail)
+    state = _match_state(text, rules) if text is not None else None
+    if state is not None:
+        return state
     side = 1 if position.turn is Color.WHITE else 0
     return MatchState(jacoby=True, on_roll=side, turn=side)
 
@@ -508,7 +512,8 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     for i, (name, value) in enumerate(rows, 1):
         diff = "" if i == 1 else f"({value - d.equity:+.3f})"
         print(f"{i:>3}. {name:<16} {value:+.3f} {diff:>8}".rstrip(), file=out)
-    print(f"proper cube action: {d.action}; take point {100 * (d.take_point or 0.0):.1f}% "
+    take_point = cast(float, d.take_point)  # a side that can double has a take point
+    print(f"proper cube action: {d.action}; take point {100 * take_point:.1f}% "
           f"(cube efficiency {d.efficiency:.3f})", file=out)
 
 
@@ -1005,15 +1010,16 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="read match files, check every move and print the match "
                                                 "(several files or folders: one summary line each)")
     replay.add_argument("files", nargs="+", metavar="FILE",
-                        help=".mat (Jellyfish / GNU Backgammon text) or .sgf files, folders of them, or quoted globs")
+                        help=".mat (Jellyfish / GNU Backgammon text, also as .txt) or .sgf files, folders of them "
+                             "(a .txt file that is not a match file is skipped, with a line), or quoted globs")
     replay.add_argument("--boards", action="store_true", help="print each game's final board (one file)")
     replay.add_argument("--lenient", action="store_true",
-                        help="read archives: mid-match starts, forced moves left out, server noise, forfeits (warned)")
+                        help="read archives: mid-match starts, moves left out, server noise, forfeits (warned)")
     replay.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     replay.set_defaults(run=cmd_replay)
 
     convert_match = commands.add_parser("convert-match", help="convert a match file between .mat and .sgf")
-    convert_match.add_argument("source", help="the .mat or .sgf file to read")
+    convert_match.add_argument("source", help="the .mat (or .txt) or .sgf file to read")
     convert_match.add_argument("target", help="the .mat or .sgf file to write")
     convert_match.add_argument("--lenient", action="store_true", help="read the source as replay --lenient does")
     convert_match.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
@@ -1124,3 +1130,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+__all__ = ["build_parser", "main"]

@@ -80,3 +80,6 @@ def diagram(position: Position, numbers: str | Color = "mover") -> str:
     for i, note in enumerate(bottom_notes):
         lines[-1 - i] += "     " + note
     return "\n".join(lines)
+
+
+__all__ = ["diagram", "numbering"]

@@ -98,3 +98,6 @@ def run_in_order(client: Any, function: Callable[[Any], Any], items: Sequence[An
         if pending:
             client.cancel(list(pending.values()))
     return results
+
+
+__all__ = ["check_executor", "connect", "is_client", "run_in_order", "threads"]

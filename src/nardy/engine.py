@@ -223,3 +223,9 @@ def as_bytes(board: Sequence[int]) -> bytes:
 
 def _pairs(move: bytes) -> Pairs:
     return tuple((move[i], move[i + 1]) for i in range(0, 8, 2) if move[i] != 0xFF)
+
+
+__all__ = [
+    "BACKEND", "BACKENDS", "MAX_PERFT_DEPTH", "generator", "perft", "pips", "raw_results", "results",
+    "sequences", "status", "workspace",
+]

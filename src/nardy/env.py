@@ -443,3 +443,6 @@ def __getattr__(name: str) -> Any:
 
         return GymnasiumVectorEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["BOARD_FEATURES", "MAX_PLIES", "OBSERVATION_FEATURES", "VectorEnv", "encode"]

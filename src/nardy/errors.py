@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -56,9 +56,10 @@ class OutOfMemoryError(NardyError, MemoryError):
     """A batch larger than the memory that can be had; the message names its rows and the bytes."""
 
 
-def is_whole(value: Any) -> bool:
+def is_whole(value: Any) -> TypeGuard[int]:
     """A whole number: an int or numpy integer, never a bool nor a numpy timedelta64 (which numpy
-    counts among its integers, and whose int() may be a datetime.timedelta)."""
+    counts among its integers, and whose int() may be a datetime.timedelta). Typed as an int for
+    the type checker: numpy integers compare and convert as ints do."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.timedelta64))
 
 
@@ -66,7 +67,8 @@ def check_whole(value: Any, name: str, low: int, high: int | None = None, *,
                 error: type[NardyError] = InvalidArgumentError, kinds: tuple[type, ...] = (int,)) -> None:
     """Refuse `value` unless it is a whole number of one of `kinds` (never a bool) in low..high,
     or at least `low` when `high` is None, with `error`: "{name} must be a whole number >= 1, got 0"."""
-    if not is_whole(value) or not isinstance(value, kinds) or value < low or (high is not None and value > high):
+    whole = is_whole(value) and isinstance(value, kinds)
+    if not whole or value < low or (high is not None and value > high):
         bounds = f">= {low}" if high is None else f"{low}..{high}"
         raise error(f"{name} must be a whole number {bounds}, got {quoted(value)}")
 
@@ -94,3 +96,9 @@ def check_flag(value: Any, name: str, *, error: type[NardyError] = InvalidArgume
     if not isinstance(value, (bool, np.bool_)):
         raise error(f"{name} is True or False, got {quoted(value)}")
     return bool(value)
+
+
+__all__ = [
+    "GameOverError", "IllegalMoveError", "InvalidArgumentError", "InvalidDiceError", "InvalidNotationError",
+    "InvalidPositionError", "InvalidRulesError", "NardyError", "OutOfMemoryError",
+]

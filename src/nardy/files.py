@@ -141,3 +141,8 @@ def write_file(path: str | os.PathLike[str], write: Callable[[IO[Any]], object],
 def write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write `text` (UTF-8) to `path` whole or not at all (`write_file`), synced to disk."""
     write_file(path, lambda f: f.write(text))
+
+
+__all__ = [
+    "check_path", "check_writable", "open_regular", "read_text", "write_file", "write_text", "write_whole",
+]

@@ -592,3 +592,6 @@ class Match:
     def _repr_svg_(self) -> str | None:
         """The board of the current (or last) game, for Jupyter."""
         return self.games[-1]._repr_svg_() if self.games else None
+
+
+__all__ = ["Event", "Game", "MAX_POINTS", "Match", "Result"]

@@ -389,3 +389,8 @@ def _register() -> None:
 
 
 _register()
+
+
+__all__ = [
+    "ACTIONS", "GymnasiumVectorEnv", "IDS", "MAX_AFTERSTATES", "NardyEnv", "SOURCES", "action", "step_of",
+]

@@ -4,7 +4,8 @@ Short nardy is written as GNU Backgammon writes it: optional `; [Tag "value"]` h
 ` N point match` (0 for money play), then each game's score line and numbered rows with the
 first player's action in the left column and the second player's in the right; moves in
 Jellyfish's notation ("25/20* 6/0", every step on its own, in the mover's own numbers), cube
-actions (`Doubles => 2`, `Takes`, `Drops`) and results (`Wins 2 points`).
+actions (`Doubles => 2`, `Takes`, `Drops`) and results (`Wins 2 points`; Backgammon Galaxy's
+`Losses 2 points` in the loser's column is read too).
 
 Long nardy uses the same layout with a `; [Variation "LongNardy"]` header; rule options other
 than the defaults go in a `; [Rules "block_rule=home koks=true"]` header (nardy's own tag; for
@@ -23,7 +24,7 @@ import os
 import re
 import unicodedata
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,14 +102,35 @@ def one_line(text: str) -> bool:
     return encodable(text) and not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
 
 
+def name_problem(index: int, name: object, mat: bool) -> str | None:
+    """What keeps `name` from being player `index`'s name in a file that reads it back as written
+    (None: nothing): empty, not one line, or, in a `.mat` file (`mat`), with a ':', a leading ';'
+    or space around it (the score line's layout). The one rule of the writers and the reader."""
+    if isinstance(name, str) and name.strip() and one_line(name) and (
+            not mat or ":" not in name and not name.startswith(";") and name == name.strip()):
+        return None
+    rule = ", without ':', a leading ';' or space around it" if mat else ""
+    return f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}"
+
+
+def tag_problem(tag: str, value: str) -> str | None:
+    """What keeps `value` from being the `tag` tag's value in a `.mat` header (None: nothing): not
+    one line. The one rule of the writer and the reader."""
+    return None if one_line(value) else f"the {tag} tag's value is one line of text, got {quoted(value)}"
+
+
+def mended(text: str) -> str:
+    """`text` with each run of control characters (and lone surrogates) read as a space, and
+    stripped: what lenient reading makes of a name or tag value the writers would refuse."""
+    return re.sub("[\x00-\x1f\x7f-\x9f\ud800-\udfff]+", " ", text).strip()
+
+
 def check_players(players: tuple[str, str], mat: bool) -> None:
-    """Refuse a player's name a file cannot read back as written: empty, not one line, or, in a
-    `.mat` file (`mat`), with a ':', a leading ';' or space around it (the score line's layout)."""
+    """Refuse a player's name a file cannot read back as written (see `name_problem`)."""
     for index, name in enumerate(players, 1):
-        if not isinstance(name, str) or not name.strip() or not one_line(name) or mat and (
-                ":" in name or name.startswith(";") or name != name.strip()):
-            rule = ", without ':', a leading ';' or space around it" if mat else ""
-            raise InvalidArgumentError(f"player {index}'s name is one non-empty line of text{rule}, got {quoted(name)}")
+        problem = name_problem(index, name, mat)
+        if problem:
+            raise InvalidArgumentError(problem)
 
 
 def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dict[str, str] | None
@@ -150,8 +172,9 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
     if changed:
         header["Rules"] = format_options(changed)
     for tag, value in header.items():
-        if not one_line(value):
-            raise InvalidArgumentError(f"the {tag} tag's value is one line of text, got {quoted(value)}")
+        problem = tag_problem(tag, value)
+        if problem:
+            raise InvalidArgumentError(problem)
         lines.append(f'; [{tag} "{value}"]')
     lines += ["", f" {length} point match", ""]
     for number, game in enumerate(games, 1):
@@ -235,10 +258,12 @@ def read(text: str, rules: Rules | Variant | str | None = None, *, strict: bool 
     (`IllegalMoveError`, ...) for play that is not legal, naming the game and the line.
 
     `strict=False` reads what archives hold (see docs/formats.md): a match that starts at a
-    non-zero score, a forced move left out, a line of server noise between the rows, a row
-    number out of place, a forfeit worth more than the game and a last game cut off. Each is
-    a `ReadWarning` in the record's `warnings`. In both modes every game's replayed result
-    must agree with the file's next score line.
+    non-zero score, a forced move left out, a move left out that was not forced (the game is
+    kept up to there, its result line read as a forfeit), server noise between the rows or
+    inside one, a row number out of place, a forfeit worth more than the game, a last game cut
+    off, and control characters in a name or tag (read as a space). Each is a `ReadWarning`
+    in the record's `warnings`. In both modes every game's replayed result must agree with the
+    file's next score line.
     """
     if not isinstance(text, str):
         raise InvalidArgumentError(f"a match file is text, got {type(text).__name__}")
@@ -253,6 +278,26 @@ def load(path: str | os.PathLike[str], rules: Rules | Variant | str | None = Non
     return read(files.read_text(path, "a match file is read from", MAX_SIZE), rules, strict=strict)
 
 
+SNIFF = 65_536  # bytes: how much of a .txt file `looks_like_match` reads
+
+
+def looks_like_match(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at `path` looks like a `.mat` match file (server and Backgammon Galaxy
+    downloads end in `.txt`, like any other text): its first non-blank line that is not a `;`
+    comment, within its first 64 KiB, is ' N point match'. A file that cannot be opened counts
+    as one: reading it says why."""
+    try:
+        with files.open_regular(path) as f:
+            head = f.read(SNIFF).decode("utf-8-sig", errors="replace")
+    except (OSError, NardyError):
+        return True
+    for line in head.splitlines():
+        words = line.split()
+        if words and not words[0].startswith(";"):
+            return len(words) == 3 and words[0].isdigit() and words[1:] == ["point", "match"]
+    return False
+
+
 def _number(text: str, what: str) -> int:
     if not text.isascii() or not text.isdigit():
         raise InvalidNotationError(f"{what} is a whole number, got {text!r}")
@@ -265,7 +310,7 @@ def _number(text: str, what: str) -> int:
 class _Action:
     """One action of a row: its kind, where it starts (which column) and what it says."""
 
-    kind: str  # "roll", "double", "take", "drop", "beaver", "wins", "draw"
+    kind: str  # "roll", "double", "take", "drop", "beaver", "wins", "losses", "draw"
     start: int
     text: str
     dice: tuple[int, int] = (0, 0)
@@ -275,15 +320,27 @@ class _Action:
 
 
 _DICE = re.compile(r"[1-6][1-6]:")
-_WORDS = ("Doubles", "Takes", "Drops", "Beavers", "Wins", "Draw")
+_WORDS = ("Doubles", "Takes", "Drops", "Beavers", "Wins", "Losses", "Draw")
+_RESULTS = ("wins", "losses")  # the actions that give a game's result
 
 
-def _row_actions(raw: str, start: int) -> list[_Action]:
-    """The actions of a row from character `start` on; one pass over its words (linear time)."""
+def _starts_action(word: str) -> bool:
+    """Whether a word begins an action: a roll ("63:", "63:8/2") or one of `_WORDS`."""
+    return bool(_DICE.fullmatch(word) or (len(word) > 3 and _DICE.fullmatch(word[:3]) and "/" in word)) or word in _WORDS
+
+
+def _row_actions(raw: str, start: int, noise: list[str] | None = None) -> list[_Action]:
+    """The actions of a row from character `start` on; one pass over its words (linear time).
+
+    With `noise` (lenient reading), words that are no action, up to the next word that starts
+    one, are server noise: added to `noise` and skipped; a roll shown without its move, noise,
+    and the same roll again (the server's "Illegal play", then the play) are one action, in the
+    first roll's column."""
     words = [(m.start(), m.group()) for m in re.finditer(r"\S+", raw[start:])]
     words = [(start + at, word) for at, word in words]
     actions: list[_Action] = []
     i = 0
+    after_noise = False
 
     def fail() -> None:
         raise InvalidNotationError(f"cannot read {raw[words[i][0]:].strip()[:60]!r}")
@@ -296,7 +353,10 @@ def _row_actions(raw: str, start: int) -> list[_Action]:
             while j < len(words) and "/" in words[j][1] and ":" not in words[j][1]:
                 j += 1
             moves = " ".join(first + [w for _, w in words[i + 1:j]])
-            actions.append(_Action("roll", at, f"{word[:3]} {moves}".strip(), (int(word[0]), int(word[1])), moves))
+            dice = (int(word[0]), int(word[1]))
+            if after_noise and actions and actions[-1].kind == "roll" and not actions[-1].moves and actions[-1].dice == dice:
+                at = actions.pop().start  # the roll again, after the server's noise: the same turn
+            actions.append(_Action("roll", at, f"{word[:3]} {moves}".strip(), dice, moves))
             i = j
         elif word == "Doubles" and i + 2 < len(words) and words[i + 1][1] == "=>":
             actions.append(_Action("double", at, f"Doubles => {words[i + 2][1]}", value=_number(words[i + 2][1], "a cube value")))
@@ -304,14 +364,22 @@ def _row_actions(raw: str, start: int) -> list[_Action]:
         elif word in ("Takes", "Drops", "Beavers", "Draw"):
             actions.append(_Action({"Takes": "take", "Drops": "drop", "Beavers": "beaver", "Draw": "draw"}[word], at, word))
             i += 1
-        elif word == "Wins" and i + 2 < len(words) and words[i + 2][1] in ("point", "points"):
-            action = _Action("wins", at, word, value=_number(words[i + 1][1], "the points won"))
+        elif word in ("Wins", "Losses") and i + 2 < len(words) and words[i + 2][1] in ("point", "points"):
+            action = _Action(word.lower(), at, word, value=_number(words[i + 1][1], "the points won"))
             i += 3
-            if [w for _, w in words[i:i + 3]] == ["and", "the", "match"]:
+            if word == "Wins" and [w for _, w in words[i:i + 3]] == ["and", "the", "match"]:
                 action.match, i = True, i + 3
             actions.append(action)
+        elif noise is not None and not _starts_action(word):
+            j = i + 1
+            while j < len(words) and not _starts_action(words[j][1]):
+                j += 1
+            noise.append(" ".join(w for _, w in words[i:j]))
+            i, after_noise = j, True
+            continue
         else:
             fail()
+        after_noise = False
     return actions
 
 
@@ -362,6 +430,8 @@ class _Reader:
         self.rolled_off = True  # the current game's starter was decided by a roll-off
         self.shown_roll: int | None = None  # the line of a roll shown without its move (gnubg, before a resignation)
         self.cells = 0  # the current game's actions so far, counting an empty left cell when Black starts
+        self.cut = False  # the current game is cut short (a move left out that was not forced): rows passed over
+        self.cleaned: set[str] = set()  # the names and tag values read with control characters replaced
 
     def read(self, text: str) -> MatchRecord:
         for self.line, raw in enumerate(text.splitlines(), 1):
@@ -396,7 +466,8 @@ class _Reader:
         if stripped.startswith(";"):
             tag = _tag(stripped)
             if tag and self.match is None:
-                self.tags[tag[0]] = tag[1]
+                name = tag[0]
+                self.tags[name] = self._one_line(tag[1], lambda value: tag_problem(name, value))
             elif not tag and stripped[1:].lstrip().startswith("["):
                 self._tolerate(f"skipped a broken tag line (a tag is '; [Name \"value\"]'): {stripped[:60]!r}", InvalidNotationError)
             return
@@ -431,13 +502,33 @@ class _Reader:
             actions = _row_actions(raw, row.end() if row else 0)
         except InvalidNotationError:
             first = words[0]
-            if row is not None or self.strict or _DICE.match(first) or first in _WORDS:
-                raise  # a row, or a line that starts as an action does, is never noise
-            self.warnings.append(ReadWarning(self.number, self.line, f"skipped a line that is not a row: {stripped[:60]!r}"))
-            return
+            if self.strict:
+                raise
+            if row is None and not _starts_action(first):  # a line that starts as an action does is never noise
+                self.warnings.append(ReadWarning(self.number, self.line, f"skipped a line that is not a row: {stripped[:60]!r}"))
+                return
+            noise: list[str] = []
+            actions = _row_actions(raw, row.end() if row else 0, noise)
+            for text in noise:
+                self.warnings.append(ReadWarning(self.number, self.line, f"skipped server noise inside a row: {text[:60]!r}"))
         number = _number(row[1], "a row number") if row else None
         for action in actions:
             self._act(action, Color.BLACK if action.start >= RIGHT_COLUMN else Color.WHITE, number)
+
+    def _one_line(self, text: str, problem: Callable[[str], str | None]) -> str:
+        """A name or a tag's value, checked by the writers' rule (`problem`): an error when strict;
+        else, if reading each run of control characters as a space mends it, that, with a warning
+        (once per text)."""
+        said = problem(text)
+        if said is None:
+            return text
+        cleaned = mended(text)
+        if problem(cleaned) is not None:
+            raise InvalidNotationError(said)
+        if text not in self.cleaned:
+            self._tolerate(f"{said}: read as {cleaned!r}", InvalidNotationError)
+            self.cleaned.add(text)
+        return cleaned
 
     def _check_row(self, number: int, column: Color) -> None:
         """Row `number`'s cell in `column` must be the next cell of the game."""
@@ -479,7 +570,8 @@ class _Reader:
         if len(middle) != 2 or not parts[0].strip() or len(parts[2].split()) != 1:
             raise InvalidNotationError(f"expected the score line 'name : score   name : score', got {text[:60]!r}")
         assert self.match is not None
-        players = (parts[0].strip(), middle[1].strip())
+        players = (self._one_line(parts[0].strip(), lambda name: name_problem(1, name, mat=True)),
+                   self._one_line(middle[1].strip(), lambda name: name_problem(2, name, mat=True)))
         said = (_number(middle[0], "a score"), _number(parts[2].strip(), "a score"))
         self.players = self.players or players
         if players != self.players:
@@ -494,7 +586,11 @@ class _Reader:
     def _end_game(self, last: bool) -> None:
         assert self.match is not None
         if self.shown_roll is not None:
-            self._forced(None)
+            assert self.game is not None
+            if last and not self.strict and len(self.game.legal_moves()) != 1:
+                self.shown_roll = None  # the file ends after the roll (gnubg saves a game just begun): warned below
+            else:
+                self._forced(None)
         if self.game is not None and self.game.over:
             self.match.finish_game()
         elif self.number and not last:
@@ -503,19 +599,27 @@ class _Reader:
             self._tolerate(f"the file ends in the middle of game {self.number}: it has no result")
         if self.number:
             self.games_read += 1
-        self.game, self.shown_roll, self.cells = None, None, 0
+        self.game, self.shown_roll, self.cells, self.cut = None, None, 0, False
 
     def _forced(self, action: _Action | None) -> None:
         """A roll shown without its move, and what follows is not a resignation: lenient reading
-        plays the move if it is forced (the only legal play), as gnubg does on import."""
+        plays the move if it is forced (the only legal play), as gnubg does on import; if it is
+        not, and a later action follows (`action`), it cuts the game there (`self.cut`: the
+        rest of its rows are passed over up to its result line)."""
         assert self.game is not None
         line, self.shown_roll = self.shown_roll, None
         moves = self.game.legal_moves()
-        if self.strict or len(moves) != 1:
-            raise IllegalMoveError(f"the roll on line {line} shows no move, but it can be played"
-                                   + ("" if len(moves) != 1 else " (it is forced: lenient reading, strict=False, plays it)"))
-        self.game.play(moves[0])
-        self.warnings.append(ReadWarning(self.number, line or self.line, f"played the forced move {moves[0]}, which the file leaves out"))
+        if not self.strict and len(moves) == 1:
+            self.game.play(moves[0])
+            self.warnings.append(ReadWarning(self.number, line or self.line, f"played the forced move {moves[0]}, which the file leaves out"))
+            return
+        if not self.strict and action is not None:
+            self.cut = True
+            self.warnings.append(ReadWarning(self.number, line or self.line, "the roll shows no move and the move is not forced: "
+                                             "the game is kept up to here, its result taken from its result line (as a forfeit)"))
+            return
+        raise IllegalMoveError(f"the roll on line {line} shows no move, but it can be played"
+                               + ("" if len(moves) != 1 else " (it is forced: lenient reading, strict=False, plays it)"))
 
     def _act(self, action: _Action, column: Color, row: int | None) -> None:
         assert self.match is not None
@@ -529,13 +633,20 @@ class _Reader:
             # a win before any play: the loser gave up on its first turn, so it started the game
             game = self.game = self.match.new_game(starter=column.other if action.kind == "wins" else column, dice=self.dice)
             self.cells = int(game.starter is Color.BLACK)  # Black starts: the first row's left cell is empty
-        if self.shown_roll is not None and action.kind != "wins":
+        if self.shown_roll is not None and action.kind not in _RESULTS:
             self._forced(action)
-        if action.kind not in ("wins", "draw") and column is not game.turn:
+        if self.cut:  # a game cut short: its rows passed over up to its result line, taken as a forfeit
+            if action.kind in _RESULTS:
+                winner = column if action.kind == "wins" else column.other
+                game.forfeit(action.value, by=winner.other)
+                self.cut = False
+                self._match_won(action, winner)
+            return
+        if action.kind not in (*_RESULTS, "draw") and column is not game.turn:
             raise IllegalMoveError(
                 f"{action.text!r} stands in {column.name.lower()}'s column, but {game.turn.name.lower()} is to act"
             )
-        if row is not None and action.kind not in ("wins", "draw"):
+        if row is not None and action.kind not in (*_RESULTS, "draw"):
             self._check_row(row, column)
         if action.kind == "roll":
             self._move(game, action.dice, action.moves)
@@ -553,8 +664,8 @@ class _Reader:
         elif action.kind == "draw":
             if game.result is None or game.result.winner is not None:
                 raise IllegalMoveError(f"'Draw', but the game stands {game.result or 'unfinished'}")
-        else:
-            self._wins(game, action, column)
+        else:  # "Wins" in the winner's column, or Backgammon Galaxy's "Losses" in the loser's
+            self._wins(game, action, column if action.kind == "wins" else column.other)
 
     def _wins(self, game: Game, action: _Action, column: Color) -> None:
         assert self.match is not None
@@ -570,10 +681,15 @@ class _Reader:
             raise IllegalMoveError(
                 f"the file says {column.name.lower()} wins {points}, but the play gives {winner} {game.result.points}"
             )
+        self._match_won(action, column)
+
+    def _match_won(self, action: _Action, winner: Color) -> None:
+        """`Wins ... and the match` must win the match."""
+        assert self.match is not None
         if action.match:
-            total = self.match.score[column] + points
+            total = self.match.score[winner] + action.value
             if not self.match.length or total < self.match.length:
-                raise IllegalMoveError(f"the file says {column.name.lower()} wins the match, but that makes "
+                raise IllegalMoveError(f"the file says {winner.name.lower()} wins the match, but that makes "
                                        f"{total} of {self.match.length or 'a money session'}")
 
     def _move(self, game: Game, dice: tuple[int, int], text: str) -> None:
@@ -587,3 +703,8 @@ class _Reader:
             self.shown_roll = self.line  # rolled, then resigned: only a resignation may follow
             return
         game.play(game.parse_move(text.strip()))
+
+
+__all__ = [
+    "MAX_DIGITS", "MAX_LINE", "MAX_SIZE", "MatchRecord", "ReadWarning", "dump", "load", "read", "write",
+]

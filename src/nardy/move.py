@@ -107,3 +107,6 @@ class Move:
 
     def __bool__(self) -> bool:
         return bool(self.steps)
+
+
+__all__ = ["BAR", "OFF", "Move", "Step"]

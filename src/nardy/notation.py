@@ -331,9 +331,19 @@ _MATCH_FIELDS = [  # (first bit, width), 0-based, LSB first: docs/formats.md sec
 ]
 
 
+def _game_on(state: int, dice: object, double: bool, resignation: int) -> bool:
+    """Whether a game is being played: the state says so, or, with no game stated (0), dice are
+    rolled or a double or a resignation is offered."""
+    return state == 1 or (state == 0 and (dice is not None or double or resignation > 0))
+
+
 def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tuple[str, str], where: str) -> None:
-    """Scores of a match (length > 0) stay within it: below it while a game is played."""
+    """The one rule for the scores of a Match ID, an XGID and a `MatchState`: each 0..32767 (the
+    Match ID's 15 bits, money play too) and, in a match (length > 0), within it: below it while
+    a game is played."""
     for name, points in zip(fields, score):
+        if points > _MAX_LENGTH:
+            raise InvalidNotationError(f"{where}: field {name} = {points} is above {_MAX_LENGTH} (the Match ID's 15 bits)")
         if length and (points > length or (playing and points >= length)):
             raise InvalidNotationError(f"{where}: field {name} = {points} is beyond the match length {length}")
 
@@ -365,7 +375,8 @@ def _check_state(state: object) -> MatchState:
     score = state.score
     if not (isinstance(score, tuple) and len(score) == 2 and all(_is_int(n) and 0 <= n <= _MAX_LENGTH for n in score)):
         raise InvalidNotationError(f"MatchState field score = {quoted(score)}: it takes two scores 0..{_MAX_LENGTH}")
-    _check_scores(score, state.match_length, state.game_state == 1, ("score0", "score1"), "MatchState")
+    _check_scores(score, state.match_length, _game_on(state.game_state, dice, state.double_offered, state.resignation),
+                  ("score0", "score1"), "MatchState")
     whole = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
     return replace(state, **whole, dice=None if dice is None else (int(dice[0]), int(dice[1])),
                    score=(int(score[0]), int(score[1])))
@@ -409,7 +420,8 @@ def parse_match_id(text: str) -> MatchState:
                       ("die2", f["die2"] > 6 or (f["die1"] == 0) != (f["die2"] == 0))):
         if bad:
             raise InvalidNotationError(f"match ID {text!r}: field {name} = {f[name]} is impossible")
-    _check_scores((f["score0"], f["score1"]), f["length"], f["state"] == 1, ("score0", "score1"), f"match ID {text!r}")
+    playing = _game_on(f["state"], f["die1"] or None, bool(f["double"]), f["resign"])
+    _check_scores((f["score0"], f["score1"]), f["length"], playing, ("score0", "score1"), f"match ID {text!r}")
     return MatchState(
         cube_value=1 << f["cube"], cube_owner=None if f["owner"] == 3 else f["owner"], on_roll=f["on_roll"],
         crawford=bool(f["crawford"]), game_state=f["state"], turn=f["turn"], double_offered=bool(f["double"]),
@@ -508,3 +520,9 @@ def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, MatchSt
         score=(top, bottom), jacoby=bool(cj & 1) and length == 0,
     )
     return position, state
+
+
+__all__ = [
+    "LONG_ID_PREFIX", "MatchState", "match_id", "parse_match_id", "parse_xgid", "position_from_id",
+    "position_id", "read_position", "resolve", "xgid",
+]

@@ -412,3 +412,6 @@ def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:
             raise InvalidPositionError(f"entry {i} of the position is {quoted(v)}: a point holds at most 15 checkers")
         ints.append(v)
     return engine.as_bytes(ints)
+
+
+__all__ = ["Position", "own_point"]

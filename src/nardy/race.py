@@ -617,3 +617,10 @@ def _crossover(side: npt.NDArray[np.int64]) -> int:
     """Pips that a side's checkers above its 6-point need just to reach its home."""
     points = np.arange(26)
     return int((np.maximum(points - 6, 0) * side).sum())
+
+
+__all__ = [
+    "BearoffTable", "MAX_FILE_BYTES", "RaceOdds", "STATES", "best_plays", "build", "cache_path",
+    "effective_pips", "expected_turns", "indices", "is_race", "load", "race_odds", "race_probabilities",
+    "read", "turn_distribution", "write",
+]

@@ -171,3 +171,6 @@ class Rules:
 
 def _rules_from(variant: str, options: dict[str, Any]) -> Rules:
     return Rules(variant, **options)
+
+
+__all__ = ["CHECKERS", "NUM_POINTS", "OPTIONS", "Color", "Rules", "Variant"]

@@ -16,8 +16,11 @@ same `strict` switch and warnings.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +28,8 @@ from . import __version__, files
 from .errors import IllegalMoveError, InvalidArgumentError, InvalidNotationError, NardyError, check_flag, quoted
 from .game import Game, Match
 from .matfile import (
-    TAG_NAME, MatchRecord, ReadWarning, check_players, concede, encodable, format_options, parse_options, parts,
+    TAG_NAME, MatchRecord, ReadWarning, check_players, concede, encodable, format_options, mended, name_problem,
+    parse_options, parts,
 )
 from .move import BAR, OFF
 from .rules import Color, Rules, Variant
@@ -38,9 +42,40 @@ _RULES = ("Crawford", "Crawford:CrawfordGame", "Jacoby")  # the RU values gnubg 
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
 
 Node = list[tuple[str, list[str]]]
+_SPACE = re.compile(r"\s*")  # what str.isspace() calls space
+_NAME = re.compile(r"[A-Za-z]+")
+_SIMPLE = re.compile(r"([A-Z]+)\s*\[([^\]\\]*)\]\s*")  # a property with one value and no escapes
+_VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)  # [...], '\' escaping any character; then space
+_ESCAPE = re.compile(r"\\(?:\n|(.))", re.DOTALL)  # an escaped character is itself; an escaped newline (a soft break), nothing
+
+
+def _unescape(raw: str) -> str:
+    """A value's text without its escapes, by whole-string replaces (no Python step per escape):
+    escaped backslashes set aside (pairs run left to right, as the escapes do), soft breaks
+    dropped, every other backslash dropped before the character it escapes. A value holding
+    NUL, the mark set aside with, is split on its escapes instead."""
+    if "\\" not in raw:
+        return raw
+    if "\0" in raw:
+        return "".join(filter(None, _ESCAPE.split(raw)))
+    return raw.replace("\\\\", "\0").replace("\\\n", "").replace("\\", "").replace("\0", "\\")
 
 
 # the SGF syntax ------------------------------------------------------------------------------------
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused, then restored as it was: a parse makes a list for every
+    node and value, none in a cycle, and the collector would walk them again and again (half
+    the time of a text of many small nodes)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
 
 def parse(text: str) -> list[list[Node]]:
     """The game trees of an SGF collection, each as its main line of nodes (variations after
@@ -49,51 +84,57 @@ def parse(text: str) -> list[list[Node]]:
         raise InvalidArgumentError(f"an SGF file is text, got {type(text).__name__}")
     if len(text) > MAX_SIZE:
         raise InvalidNotationError(f"the SGF text has {len(text)} characters; at most {MAX_SIZE} are read")
+    with _collector_paused():
+        return _parse(text)
+
+
+def _parse(text: str) -> list[list[Node]]:
     trees: list[list[Node]] = []
     i, n = 0, len(text)
 
     def skip(i: int) -> int:
-        while i < n and text[i].isspace():
-            i += 1
-        return i
+        """The first offset from `i` on that is not space (a regular expression only at a space)."""
+        return _SPACE.match(text, i).end() if i < n and text[i].isspace() else i  # type: ignore[union-attr]
 
     def error(i: int, what: str) -> InvalidNotationError:
         return InvalidNotationError(f"malformed SGF at offset {i}: {what}")
 
     def sequence(i: int, nodes: list[Node] | None) -> int:
-        """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them)."""
+        """Parse the nodes from text[i] == ';' on; append them to `nodes` (None: skip them).
+        Names and values are matched by regular expressions (the scanning runs in C)."""
+        space = _SPACE.match
         while i < n and text[i] == ";":
             node: Node = []
-            i = skip(i + 1)
+            i += 1
+            if i < n and text[i].isspace():  # the space skipped inline: this loop runs once a node
+                i = space(text, i).end()  # type: ignore[union-attr]
             while i < n and text[i].isalpha():
-                start = i
-                while i < n and text[i].isalpha():
-                    i += 1
-                name = text[start:i]
+                simple = _SIMPLE.match(text, i)
+                if simple and not text.startswith("[", simple.end()):  # the common case in one match
+                    node.append((simple[1], [simple[2]]))
+                    i = simple.end()
+                    continue
+                letters = _NAME.match(text, i)
+                end = letters.end() if letters else i
+                while end < n and text[end].isalpha():  # a letter beyond ASCII: the name is refused below
+                    end += 1
+                name = text[i:end]
                 if not name.isupper() or not name.isascii():
-                    raise error(start, f"a property name is upper-case letters, got {name!r}")
+                    raise error(i, f"a property name is upper-case letters, got {name!r}")
                 values: list[str] = []
-                i = skip(i)
-                while i < n and text[i] == "[":
-                    j, chars = i + 1, []
-                    while j < n and text[j] != "]":
-                        if text[j] == "\\" and j + 1 < n:
-                            j += 1
-                            if text[j] != "\n":  # an escaped newline is a soft line break
-                                chars.append(text[j])
-                        else:
-                            chars.append(text[j])
-                        j += 1
-                    if j >= n:
-                        raise error(i, f"the value of {name} is not closed with ']'")
-                    values.append("".join(chars))
-                    i = skip(j + 1)
+                i = skip(end)
+                while value := _VALUE.match(text, i):
+                    values.append(_unescape(value[1]))
+                    i = value.end()
+                if i < n and text[i] == "[":
+                    raise error(i, f"the value of {name} is not closed with ']'")
                 if not values:
                     raise error(i, f"property {name} has no value")
                 node.append((name, values))
             if nodes is not None:
                 nodes.append(node)
-            i = skip(i)
+            if i < n and text[i].isspace():
+                i = space(text, i).end()  # type: ignore[union-attr]
         return i
 
     def tree(i: int, nodes: list[Node]) -> int:
@@ -285,7 +326,7 @@ class _Reader:
                 root.number = score
             else:
                 root.score = (score, root.score[1]) if key == "ws" else (root.score[0], score)
-        root.players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
+        root.players = (self._name(1, props.get("PW", ["White"])[0]), self._name(2, props.get("PB", ["Black"])[0]))
         ru = props.get("RU", [""])[0]
         if "RU" in props and ru not in _RULES:
             self._tolerate(f"RU[{ru[:40]}] is none of RU[{'], RU['.join(_RULES)}]: read as no rule", InvalidNotationError)
@@ -313,6 +354,18 @@ class _Reader:
                     raise InvalidNotationError(f"{TAGS_PROPERTY}[{value[:60]}] is not a new tag as [name:value]")
                 self.tags[tag] = text
         return root
+
+    def _name(self, index: int, name: str) -> str:
+        """A player's name by the writer's rule (`name_problem`): an error when strict; else, if
+        reading control characters as a space mends it, that, with a warning (first game only)."""
+        said = name_problem(index, name, mat=False)
+        if said is None:
+            return name
+        if name_problem(index, mended(name), mat=False) is not None:
+            raise InvalidNotationError(said)
+        if self.match is None:
+            self._tolerate(f"{said}: read as {mended(name)!r}", InvalidNotationError)
+        return mended(name)
 
     def _game(self, nodes: list[Node], index: int) -> None:
         root = self._root(nodes[0], self.match is None)
@@ -434,3 +487,6 @@ class _Reader:
         elif game.result.winner is not winner or game.result.points != points:
             actual = "nobody" if game.result.winner is None else game.result.winner.name.lower()
             raise IllegalMoveError(f"RE[{text}], but the play gives {actual} {game.result.points}")
+
+
+__all__ = ["dump", "load", "parse", "read", "write"]

@@ -571,3 +571,6 @@ def _generate_rows(boards: Any, dice: Any, rules: Rules, last_roll: Any) -> tupl
         moves.append(np.frombuffer(steps, np.int8).reshape(n, 8))
         offsets.append(offsets[-1] + n)
     return np.concatenate(children), np.array(offsets), np.concatenate(moves)
+
+
+__all__ = ["MAX_PLIES", "Simulation", "SimulationError", "simulate"]

@@ -37,3 +37,6 @@ _WORDS = {
 def describe(status: Status) -> list[str]:
     """One sentence per problem flag, in flag order."""
     return [words for flag, words in _WORDS.items() if status & flag]
+
+
+__all__ = ["Status", "describe"]

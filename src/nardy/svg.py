@@ -508,3 +508,5 @@ def _el(tag: str, text: str | None = None, /, **attrs: object) -> str:
         return f"<{tag}{head}/>"
     return f"<{tag}{head}>{escape(text)}</{tag}>"
 
+
+__all__ = ["SVG", "board"]

@@ -71,3 +71,6 @@ def map_in_order(function: Callable[[Item], Result], items: Sequence[Item], thre
         raise
     for worker in workers:  # each has found the queue empty
         worker.join()
+
+
+__all__ = ["map_in_order"]

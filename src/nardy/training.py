@@ -323,6 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+__all__ = ["Adam", "duel", "gradients", "lambda_returns", "main", "train"]
+
 if __name__ == "__main__":
     raise SystemExit(main())
-

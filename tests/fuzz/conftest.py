@@ -2,7 +2,7 @@
 
 Profiles (chosen with NARDY_FUZZ_PROFILE; the rest of the suite keeps HYPOTHESIS_PROFILE):
 - ``fuzz-ci`` (the default): a few hundred inputs per entry point, derandomized, ~1 minute in all;
-- ``fuzz-night``: 100,000 inputs per entry point, a new random draw each run (hours; see README).
+- ``fuzz-night``: 100,000 inputs per entry point, a new random draw each run (hours; see docs/reliability.md).
 """
 
 from __future__ import annotations

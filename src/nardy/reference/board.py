@@ -130,3 +130,9 @@ def result(board: Sequence[int], rules: Rules) -> tuple[str, int] | None:
         return ("koks", 3) if rules.koks and first_quarter else ("mars", 2)
     in_home = board[0] < 0 or any(board[p] < 0 for p in range(1, 7))
     return ("backgammon", 3) if in_home else ("gammon", 2)
+
+
+__all__ = [
+    "Board", "borne_off", "both_shut_out", "flip", "illegal_block", "long_opposite", "on_board", "opposite",
+    "pips", "result", "status",
+]

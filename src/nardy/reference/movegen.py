@@ -247,3 +247,9 @@ def explain_illegal(
             return "the larger die must be played"
         return "not a legal play of this roll"
     return None
+
+
+__all__ = [
+    "BAR", "HEAD", "ROLLS", "Step", "Steps", "check_board", "check_dice", "explain_illegal", "legal_results",
+    "results",
+]

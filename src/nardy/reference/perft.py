@@ -41,3 +41,6 @@ def _last_roll(board: Board, depth: int, rules: Rules) -> int:
     if depth == 0:
         return 1
     return sum(len(results(board, dice, rules)) for dice in ROLLS)
+
+
+__all__ = ["perft"]
