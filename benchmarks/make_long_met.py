@@ -84,8 +84,13 @@ def rolloff_table(won: list[float], lost: list[float], length: int) -> list[list
     return [[r(a, b) for b in range(1, length + 1)] for a in range(1, length + 1)]
 
 
-def rows(table: list[list[float]]) -> str:
-    return "(\n" + "".join("    (" + ", ".join(f"{v:.5f}" for v in row) + "),\n" for row in table) + ")"
+def rows(table: list[list[float]] | tuple[tuple[float, ...], ...]) -> str:
+    """A table as Python source: a tuple of rows, ten numbers a line."""
+    def row(values: list[float] | tuple[float, ...]) -> str:
+        lines = [", ".join(f"{v:.5f}" for v in values[i:i + 10]) for i in range(0, len(values), 10)]
+        return "    (" + ",\n     ".join(lines) + "),\n"
+
+    return "(\n" + "".join(row(r) for r in table) + ")"
 
 
 def main() -> None:
@@ -104,6 +109,8 @@ def main() -> None:
                      f"{name}LOST = ({', '.join(f'{v:.5f}' for v in lost)})\n"
                      f"{name}STARTER = {rows(starter_table(won, lost, LENGTH))}\n"
                      f"{name}ROLLOFF = {rows(rolloff_table(won, lost, LENGTH))}\n")
+    names = [f"{prefix}{what}" for prefix in ("", "KOKS_") for what in ("WON", "LOST", "STARTER", "ROLLOFF")]
+    parts.append(f"\n__all__ = {['GAMES', 'SEED', *names]!r}\n".replace("'", '"'))
     OUT.write_text("".join(parts))
     print(f"wrote {OUT}")
 
