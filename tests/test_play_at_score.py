@@ -161,3 +161,20 @@ def test_net_cube_actions_follow_decide() -> None:
             game.play(net_move(game, at_score=True))
         match.finish_game()
     assert seen
+
+
+def test_net_players_refuse_what_is_not_a_game() -> None:
+    from nardy import Game
+    from nardy.cube import net_cube_action
+    from nardy.cubeful import play
+
+    with pytest.raises(InvalidArgumentError, match="takes a Game"):
+        net_cube_action("game")
+    game = Game("short", seed=1)
+    game.roll_off()
+    assert net_cube_action(game) is None               # the opening roll's dice are played: no cube
+    game.play(best_move(game.position, game.dice))
+    with pytest.raises(InvalidArgumentError, match="ply"):
+        net_cube_action(game, ply=5)
+    with pytest.raises(InvalidArgumentError, match="ply"):
+        play(game, ply="two")
