@@ -1,4 +1,5 @@
-"""The doubling cube: cubeful equities and cube decisions at 0 ply, from cubeless probabilities.
+"""The doubling cube: cubeful equities and cube decisions from cubeless probabilities, at 0 ply
+and looking 1 or 2 rolls ahead; chequer play at the score; a net player's cube actions.
 
 The method is GNU Backgammon's at 0 ply. A cubeful equity is Janowski's interpolation between
 the dead-cube equity (the cubeless one) and the live-cube one (piecewise linear in the winning
@@ -11,7 +12,15 @@ would make dead for both sides, and 2-away 2-away are priced cubeless, as gnubg 
 
 `decide` gives the three cubeful equities of the side on roll (no double, double/take,
 double/pass; normalised to the cube in play, match play as equivalent-to-money equity as gnubg
-prints it), the proper action in gnubg's words, and the take point.
+prints it), the proper action in gnubg's words, and the take point. With `ply` 1 or 2 it looks
+ahead as gnubg's n-ply cubeful evaluation does (`_node`): every cube state and its double judged
+over the 21 rolls, each answered by the best 0-ply cubeful play, the cube action taken at every
+level, Janowski's equities at the leaves (the same arithmetic on arrays, `_cubeful_many`).
+
+`play_equity` turns the probabilities after each play into the mover's equity at the score
+(cubeful in short nardy, by long nardy's own match equity table in long nardy), which
+`eval.rank(..., state=)` ranks by; `net_cube_action` is the net's double, take or pass in a
+`Game`.
 """
 
 from __future__ import annotations
