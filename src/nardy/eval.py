@@ -35,7 +35,7 @@ import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,9 @@ from .errors import InvalidArgumentError, InvalidPositionError, check_whole, quo
 from .move import Move
 from .position import Position
 from .rules import Rules, Variant
+
+if TYPE_CHECKING:
+    from .notation import MatchState
 
 FORMAT = "nardy-net"
 FORMAT_VERSION = 1
@@ -353,7 +356,7 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | None = None, state: Any = None) -> list[tuple[Move, float, Floats]]:
+         net: Net | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
     """Every legal play of `dice` with its equity and probabilities for the mover, best first.
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
@@ -394,7 +397,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
-              net: Net | None = None, state: Any = None) -> Move:
+              net: Net | None = None, state: MatchState | None = None) -> Move:
     """The play `rank` puts first (`state`: at that match score and cube)."""
     return rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
 
