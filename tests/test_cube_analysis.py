@@ -149,3 +149,29 @@ def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
     assert "chequer play at the score, cube decisions cubeful" in capsys.readouterr().out
     with pytest.raises(InvalidArgumentError, match="at_score"):
         analyse(match.games, at_score="yes")
+
+
+def test_play_match_to_its_end(monkeypatch, capsys) -> None:
+    from nardy.eval import rank
+
+    games = []
+    new_game = Match.new_game
+
+    def recording(self, **kwargs):
+        games.append(new_game(self, **kwargs))
+        return games[-1]
+
+    def person(prompt: str) -> str:
+        if prompt.startswith("take or pass"):
+            return "t"
+        if prompt.startswith("cube at"):
+            return ""
+        game = games[-1]
+        return str(rank(game.position, game.dice)[0][0])
+
+    monkeypatch.setattr(Match, "new_game", recording)
+    monkeypatch.setattr("builtins.input", person)
+    assert main(["play", "short", "--match", "3", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("you play white against the net (0-ply, with the cube), a 3-point match")
+    assert "score: you" in out and out.rstrip().endswith(("you win the match", "the net wins the match"))
