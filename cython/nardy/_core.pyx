@@ -21,7 +21,7 @@ from cpython.pythread cimport (
 )
 from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
@@ -198,6 +198,17 @@ def flip(const int8_t[:, ::1] views, int variant):
     return out
 
 
+cdef int larger_first(const void* a, const void* b) noexcept nogil:
+    """qsort's comparison of two rows (pointers to 26 int8): the larger array first."""
+    cdef const int8_t* x = (<const int8_t**>a)[0]
+    cdef const int8_t* y = (<const int8_t**>b)[0]
+    cdef int i
+    for i in range(VIEW):
+        if x[i] != y[i]:
+            return 1 if x[i] < y[i] else -1
+    return 0
+
+
 cdef class Generator:
     """A reusable move generator: buffers grow as needed and are kept. Meant to be one per
     thread (nardy.engine keeps one per thread); a Generator shared by threads is safe but
@@ -206,6 +217,8 @@ cdef class Generator:
     cdef gen_t g
     cdef int cap, seq_cap
     cdef PyThread_type_lock lock
+    cdef rules_t bound      # `play`'s rules and its refusals (see `bind`)
+    cdef object fail
 
     def __cinit__(self, int cap=256, int seq_cap=0):
         self.lock = PyThread_allocate_lock()
@@ -268,6 +281,75 @@ cdef class Generator:
             n = self._generate(view, d1, d2, &r, False)
             return (OK, n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
                     PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+        finally:
+            PyThread_release_lock(self.lock)
+
+    def bind(self, tuple rules, fail):
+        """Fix `play`'s rules; `fail(code, board, d1, d2)` raises nardy's error for a nonzero code,
+        and for code None checks the arguments and returns them as (bytes, int, int) or raises."""
+        self.bound = as_rules(rules)
+        self.fail = fail
+
+    def play(self, board, d1, d2, bint last_roll=False):
+        """(n, children bytes n x 26, moves bytes n x 8) for one board and roll under the bound
+        rules; anything wrong goes to `fail`, which raises."""
+        cdef int a = 0, b = 0, code, n
+        cdef const int8_t* view
+        if self.fail is None:
+            raise InvalidPositionError("this Generator has no rules bound")
+        if type(board) is not bytes or len(<bytes>board) != VIEW or type(d1) is not int or type(d2) is not int:
+            board, d1, d2 = self.fail(None, board, d1, d2)
+        try:
+            a = d1
+            b = d2
+        except OverflowError:
+            a = b = 0
+        view = <const int8_t*><const char*><bytes>board
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            code = BAD_DICE
+        else:
+            code = check_entries(view)
+            if code == C_OK:
+                code = check(view, &self.bound, last_roll)
+        if code != C_OK:
+            self.fail(code, board, d1, d2)
+        self._acquire()
+        try:
+            n = self._generate(view, a, b, &self.bound, False)
+            return (n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
+                    PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+        finally:
+            PyThread_release_lock(self.lock)
+
+    def ordered(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
+        """(code, children, moves) for one board and roll: lists of n bytes (26 and 8 each),
+        sorted by child array, largest first (entries signed): `Position.legal_moves`' order."""
+        cdef rules_t r = as_rules(rules)
+        cdef const int8_t* view = board_pointer(board)
+        cdef int code, n, i, k
+        cdef const int8_t** rows
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            return BAD_DICE, None, None
+        code = check(view, &r, last_roll)
+        if code != C_OK:
+            return code, None, None
+        self._acquire()
+        try:
+            n = self._generate(view, d1, d2, &r, False)
+            rows = <const int8_t**>malloc(n * sizeof(int8_t*))
+            if rows == NULL:
+                raise MemoryError()
+            for i in range(n):
+                rows[i] = self.g.out + i * VIEW
+            qsort(rows, n, sizeof(int8_t*), larger_first)
+            children = [None] * n
+            moves = [None] * n
+            for i in range(n):
+                k = (rows[i] - self.g.out) // VIEW
+                children[i] = PyBytes_FromStringAndSize(<const char*>rows[i], VIEW)
+                moves[i] = PyBytes_FromStringAndSize(<const char*>(self.g.moves + k * MOVE_BYTES), MOVE_BYTES)
+            free(rows)
+            return OK, children, moves
         finally:
             PyThread_release_lock(self.lock)
 

@@ -59,6 +59,8 @@ class OutOfMemoryError(NardyError, MemoryError):
 def is_whole(value: Any) -> bool:
     """A whole number: an int or numpy integer, never a bool nor a numpy timedelta64 (which numpy
     counts among its integers, and whose int() may be a datetime.timedelta)."""
+    if type(value) is int:  # the common case, without the ABC machinery
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.timedelta64))
 
 

@@ -216,11 +216,12 @@ class Position:
         `last_roll`: long nardy with last_roll_draw, the opponent has just borne off all 15 and
         this is the final roll. Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
         """
-        return [self.move(dice, pairs) for _, pairs in self._results(dice, rules, backend, last_roll)]
+        return self._plays(dice, rules, backend, last_roll)[0]
 
     def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
         """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
-        return [self._after(child) for child, _ in self._results(dice, rules, backend)]
+        after = self._after
+        return [after(child) for child in self._plays(dice, rules, backend)[1]]
 
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
@@ -240,6 +241,11 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
+        source = getattr(move, "_source", None)  # a move of `legal_moves`: its result is known
+        if source is not None and type(move) is Move and dice is None and source[0] == self._board \
+                and source[2] == bool(last_roll) and source[1] == engine.core_rules(rules):
+            engine.backend_of(backend)
+            return self._after(move._child)
         if isinstance(move, str):
             move = self._read_move(move, dice, rules, backend, last_roll)
         elif not isinstance(move, Move):
@@ -306,11 +312,15 @@ class Position:
         return self._after(self._board)
 
     # helpers ----------------------------------------------------------------------------------
-    def _results(self, dice: Sequence[int], rules: Rules | None, backend: str | None,
-                 last_roll: bool = False) -> list[tuple[bytes, engine.Pairs]]:
-        """The distinct results with their representatives, in one order whatever the backend."""
-        found = engine.results(self._board, dice, self._rules(rules), backend, last_roll)
-        return sorted(found, key=lambda r: engine.as_ints(r[0]), reverse=True)
+    def _plays(self, dice: Sequence[int], rules: Rules | None, backend: str | None,
+               last_roll: bool = False) -> tuple[list[Move], list[bytes]]:
+        """`legal_moves` and the result of each (mover's view, before the turn passes), from one
+        call of the generator; the moves are the engine's, not checked again."""
+        rules = self._rules(rules)
+        dice, children, raws = engine.ordered(self._board, dice, rules, backend, last_roll)
+        source = (self._board, engine.core_rules(rules), bool(last_roll))
+        made = Move._made
+        return [made(dice, raw, child, source) for raw, child in zip(raws, children)], children
 
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
@@ -321,8 +331,14 @@ class Position:
         return rules
 
     def _after(self, child: bytes) -> Position:
-        flipped = engine.as_bytes(reference.flip(engine.as_ints(child), self.variant))
-        return Position(flipped, self.variant, self.turn.other, validate=False)
+        """The position of a checked mover's-view `child`, the turn passed (not checked again)."""
+        flipped = child.translate(_NEGATED)
+        position = _new(Position)
+        _set_board(position, flipped[::-1] if self.variant is Variant.SHORT else
+                   flipped[25:] + flipped[13:25] + flipped[1:13] + flipped[:1])
+        _set_variant(position, self.variant)
+        _set_turn(position, self.turn.other)
+        return position
 
     def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
         """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
@@ -368,6 +384,11 @@ class Position:
     def __reduce__(self) -> tuple[Any, ...]:
         # not re-validated: a position may be valid only under rules other than the default
         return (_unpickled, (self._board, self.variant.value, self.turn.name.lower()))
+
+
+_new = object.__new__
+_set_board, _set_variant, _set_turn = (getattr(Position, name).__set__ for name in Position.__slots__)
+_NEGATED = bytes(-n & 0xFF for n in range(256))  # bytes.translate's table: each int8 negated
 
 
 def _unpickled(board: bytes, variant: str, turn: str) -> Position:
