@@ -220,8 +220,8 @@ class Position:
 
     def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
         """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
-        after = self._after
-        return [after(child) for child in self._plays(dice, rules, backend)[1]]
+        children = self._plays(dice, rules, backend)[1]
+        return _positions(children, self.variant, self.turn.other)
 
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
@@ -324,7 +324,7 @@ class Position:
 
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
-            return Rules(self.variant)
+            return _DEFAULT_RULES[self.variant]
         rules = Rules.of(rules)
         if rules.variant is not self.variant:
             raise InvalidPositionError(f"{self.variant.value} nardy position played with {rules!r}")
@@ -332,13 +332,7 @@ class Position:
 
     def _after(self, child: bytes) -> Position:
         """The position of a checked mover's-view `child`, the turn passed (not checked again)."""
-        flipped = child.translate(_NEGATED)
-        position = _new(Position)
-        _set_board(position, flipped[::-1] if self.variant is Variant.SHORT else
-                   flipped[25:] + flipped[13:25] + flipped[1:13] + flipped[:1])
-        _set_variant(position, self.variant)
-        _set_turn(position, self.turn.other)
-        return position
+        return _positions([child], self.variant, self.turn.other)[0]
 
     def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
         """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
@@ -386,9 +380,24 @@ class Position:
         return (_unpickled, (self._board, self.variant.value, self.turn.name.lower()))
 
 
+_DEFAULT_RULES = {variant: Rules(variant) for variant in Variant}
+_NEGATED = bytes(-n & 0xFF for n in range(256))  # bytes.translate's table: each int8 negated
 _new = object.__new__
 _set_board, _set_variant, _set_turn = (getattr(Position, name).__set__ for name in Position.__slots__)
-_NEGATED = bytes(-n & 0xFF for n in range(256))  # bytes.translate's table: each int8 negated
+
+
+def _positions(children: list[bytes], variant: Variant, turn: Color) -> list[Position]:
+    """The positions of checked mover's-view boards after a move, seen by `turn` (not checked again)."""
+    made = []
+    short = variant is Variant.SHORT
+    for child in children:
+        flipped = child.translate(_NEGATED)
+        position = _new(Position)
+        _set_board(position, flipped[::-1] if short else flipped[25:] + flipped[13:25] + flipped[1:13] + flipped[:1])
+        _set_variant(position, variant)
+        _set_turn(position, turn)
+        made.append(position)
+    return made
 
 
 def _unpickled(board: bytes, variant: str, turn: str) -> Position:
