@@ -211,3 +211,20 @@ def test_a_generator_shared_by_threads_gives_each_call_its_own_answer():
         assert all(r == expected for r in pool.map(lambda b: gen.moves(b, 6, 5), boards_))
     again = pickle.loads(pickle.dumps(gen))
     assert again.rules == gen.rules and again.moves(boards_[0], 6, 5) == expected
+
+
+@pytest.mark.parametrize("variant, board, dice", [("short", SHORT_START, (3, 1)), ("short", SHORT_START, (1, 1)),
+                                                  ("long", LONG_START, (6, 5))])
+@pytest.mark.parametrize("rows", [1, batch.SMALL - 1, batch.SMALL, 3 * batch.SMALL])
+def test_fresh_outputs_are_the_callers_own_at_their_size(variant, board, dice, rows):
+    """Both fresh paths (this thread's workspace copied out, and large calls written straight into
+    arrays sized for a guess, grown and cut to size): the workspace's arrays, owned, exactly sized."""
+    views = np.tile(np.array(board, np.int8), (rows, 1))
+    rolls = np.tile(np.array(dice, np.int8), (rows, 1))
+    rules = Rules(variant)
+    expected = [a.copy() for a in batch.generate(views, rolls, rules, out=batch.Workspace())]
+    for got in (batch.generate(views, rolls, rules), batch.generate(views.astype(np.int32), rolls, rules)):
+        assert same(got, expected)
+        assert all(a.flags.owndata and a.flags.c_contiguous and a.base is None for a in got)
+        got[0][:] = 0  # the caller's own: the next call is not changed by it
+    assert same(batch.generate(views, rolls, rules), expected)

@@ -378,90 +378,45 @@ cdef class Generator:
                 np.frombuffer(seqs, np.int8).reshape(k, MOVE_BYTES), np.frombuffer(index, np.int32))
 
 
+GUESS = 32  # results per row that `generate` first makes room for (short contact averages 20)
+
+
 def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
     """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
 
     Row i's results are children[offsets[i]:offsets[i+1]]. On a bad row nothing is generated:
     code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags).
+    The results are written once, straight into fresh numpy arrays with room for GUESS a row
+    (pages never written are never touched, and numpy asks for huge pages for large arrays),
+    grown by doubling if need be, then cut to size in place.
     """
-    cdef rules_t r = as_rules(rules)
-    cdef Py_ssize_t i = 0, n = views.shape[0]
-    cdef int code = C_OK, got, per_row = 1024
-    cdef Py_ssize_t bad = -1, total = 0, capacity = 0
-    cdef int8_t* out = NULL
-    cdef int8_t* moves = NULL
-    cdef int8_t* own_out
-    cdef int8_t* own_moves
-    cdef void* grown
-    cdef scan_t s
-    cdef gen_t g
+    cdef Py_ssize_t n = views.shape[0], least
+    cdef Workspace fresh
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
         raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
+    if n == 0:
+        return OK, -1, np.empty((0, VIEW), np.int8), np.zeros(1, np.int64), np.empty((0, MOVE_BYTES), np.int8)
     # the allocation check: every row has at least one result, so the output's least size is
     # known before anything is allocated; it is had at once, or nardy's error says what was needed
-    capacity = n + 16 * per_row
-    out = <int8_t*>malloc(capacity * VIEW)
-    moves = <int8_t*>malloc(capacity * MOVE_BYTES)
+    least = n + 16 * 1024
     try:
-        offsets = None if out == NULL or moves == NULL else np.empty(n + 1, np.int64)
+        fresh = Workspace(n * GUESS, n + 1)
     except MemoryError:
-        offsets = None
-    if offsets is None:
-        free(out)
-        free(moves)
-        raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1))
-    cdef int64_t[::1] off = offsets
-    cdef bint ready = gen_init(&g, &r, per_row) == 0
-    try:
-        with nogil:
-            off[0] = 0
-            while ready and i < n:  # each row checked, then generated straight into the output
-                code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
-                if code != C_OK:
-                    bad = i
-                    break
-                if capacity - total < per_row:
-                    capacity = 2 * capacity + 16 * per_row
-                    grown = realloc(out, capacity * VIEW)
-                    if grown == NULL:
-                        break
-                    out = <int8_t*>grown
-                    grown = realloc(moves, capacity * MOVE_BYTES)
-                    if grown == NULL:
-                        break
-                    moves = <int8_t*>grown
-                own_out, own_moves = g.out, g.moves
-                g.out, g.moves = out + total * VIEW, moves + total * MOVE_BYTES  # room for g.cap results
-                got = gen_moves_scanned(&g, &views[i, 0], &s, rolls[i, 0], rolls[i, 1])
-                g.out, g.moves = own_out, own_moves
-                if got < 0:  # more results than per_row: a larger generator, same row
-                    if gen_grow(&g) < 0:
-                        ready = False
-                        break
-                    per_row = g.cap
-                    continue
-                total += got
-                off[i + 1] = total
-                i += 1
-            if code == C_OK and i < n:  # out of memory: a bad row further on is still reported
-                while i < n:
-                    code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
-                    if code != C_OK:
-                        bad = i
-                        break
-                    i += 1
-                i = -1
-        if code != C_OK:
-            return code, bad, None, None, None
-        if i < 0:
-            raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1), total)
-        children = _owning(&out, total, VIEW)
-        move_array = _owning(&moves, total, MOVE_BYTES)
-    finally:
-        gen_free(&g)
-        free(out)
-        free(moves)
-    return OK, -1, children, offsets, move_array
+        try:
+            fresh = Workspace(least, n + 1)
+        except MemoryError:
+            raise _too_many_rows(n, least * (VIEW + MOVE_BYTES) + 8 * (n + 1)) from None
+    code, bad, _, _, _ = fresh._generate(&views[0, 0], &rolls[0, 0], n, as_rules(rules))
+    if code != C_OK:
+        return code, bad, None, None, None
+    total = fresh.offsets_p[n]
+    return OK, -1, _cut(fresh._children, total), _cut(fresh._offsets, n + 1), _cut(fresh._moves, total)
+
+
+cdef object _cut(object array, Py_ssize_t rows):
+    """`array` (which nothing else refers to) cut to its first `rows` rows in place (realloc)."""
+    array.resize((rows,) + array.shape[1:], refcheck=False)
+    return array
 
 
 cdef class Workspace:
@@ -652,22 +607,6 @@ def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
     after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
     return OutOfMemoryError(f"generate over {n:,} rows needs {needed:,} bytes{after}, more memory than "
                             "could be had: generate fewer rows at a time")
-
-
-cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
-    """An int8 (rows, width) array over the malloc'ed buffer *data, which it takes over (*data = NULL)."""
-    cdef cvarray wrapper
-    cdef void* shrunk
-    if rows == 0:
-        return np.empty((0, width), np.int8)
-    shrunk = realloc(data[0], rows * width)
-    if shrunk != NULL:
-        data[0] = <int8_t*>shrunk
-    wrapper = cvarray(shape=(rows, width), itemsize=1, format="b", mode="c", allocate_buffer=False)
-    wrapper.data = <char*>data[0]
-    wrapper.callback_free_data = free
-    data[0] = NULL
-    return np.asarray(wrapper)
 
 
 def perft(bytes board, int depth, tuple rules):

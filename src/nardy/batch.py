@@ -58,7 +58,10 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
-SMALL = 64  # rows: below this, `generate` without `out` works in this thread's workspace and copies
+# rows: below this, `generate` without `out` works in this thread's workspace (its pages already
+# touched) and copies the results out once, at their size; from it on, the core writes them
+# straight into fresh arrays (numpy asks the OS for huge pages for large ones)
+SMALL = 8192
 
 
 class Workspace:
@@ -211,6 +214,10 @@ def generate(
         return _generate_reference(boards, dice, rules)
     if out is not None:
         code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
+    elif len(boards) < SMALL:
+        code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules))
+        if code == 0:
+            return children.copy(), offsets.copy(), moves.copy()
     else:
         code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
     if code == engine._core.BUSY:
