@@ -470,9 +470,9 @@ cdef class Workspace:
         return (self.result_cap * (VIEW + MOVE_BYTES) + self.row_cap * 8
                 + self.g.cap * (VIEW + MOVE_BYTES + 1) + (self.g.table_mask + 1) * 8)
 
-    def generate(self, object views, object rolls, tuple rules):
+    def generate(self, object views, object rolls, tuple rules, bint copy=False):
         """`generate` into this workspace: (code, bad row, children, offsets, moves), the arrays
-        views of its buffers (valid until its next call). Code BAD_SHAPE: views are not a
+        views of its buffers (valid until its next call), or with `copy` fresh arrays of their own. Code BAD_SHAPE: views are not a
         C-contiguous int8 (n, 26) buffer or rolls not (n, 2); BAD_ENTRY: an entry of row `bad
         row` is outside -15..15; BUSY: another thread's call is generating into this workspace
         (its buffers may move: each thread needs its own)."""
@@ -490,7 +490,12 @@ cdef class Workspace:
             try:
                 if rb.shape[0] != vb.shape[0]:
                     return C_BAD_SHAPE, -1, None, None, None
-                return self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+                found = self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+                if not copy or found[0] != C_OK:
+                    return found
+                n, total = vb.shape[0], self.offsets_p[vb.shape[0]]
+                return (OK, -1, copy_of(self.children_p, total, VIEW), copy_of(self.offsets_p, n + 1, 0),
+                        copy_of(self.moves_p, total, MOVE_BYTES))
             finally:
                 PyBuffer_Release(&vb)
                 PyBuffer_Release(&rb)
@@ -547,6 +552,17 @@ cdef class Workspace:
             return code, bad, None, None, None
         return (OK, -1, view_of(self._children, self.children_p, total, VIEW),
                 view_of(self._offsets, self.offsets_p, n + 1, 0), view_of(self._moves, self.moves_p, total, MOVE_BYTES))
+
+
+cdef object copy_of(void* data, Py_ssize_t rows, int width):
+    """A fresh copy of `rows` rows at `data` (int8 rows of `width`, or int64 when width is 0)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = rows
+    dims[1] = width
+    cdef cnp.ndarray array = (cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8) if width
+                              else cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT64))
+    memcpy(cnp.PyArray_DATA(array), data, rows * (width if width else 8))
+    return array
 
 
 cdef object view_of(object base, void* data, Py_ssize_t rows, int width):

@@ -203,9 +203,9 @@ def generate(
         if not isinstance(out, Workspace):
             raise InvalidArgumentError(f"out must be a nardy.batch.Workspace or None, got {type(out).__name__}")
     elif lean and engine._core is not None and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
-        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
+        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules), True)
         if code == 0:
-            return children.copy(), offsets.copy(), moves.copy()
+            return children, offsets, moves
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
     if engine.backend_of(backend) == "python":
@@ -215,9 +215,7 @@ def generate(
     if out is not None:
         code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
     elif len(boards) < SMALL:
-        code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules))
-        if code == 0:
-            return children.copy(), offsets.copy(), moves.copy()
+        code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules), True)
     else:
         code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
     if code == engine._core.BUSY:
