@@ -39,6 +39,7 @@ cdef extern from "_batch.h":
     Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
     int nardy_use_avx2(int on) noexcept nogil
     int nardy_entries_outside(const int8_t* b) noexcept nogil
+    void nardy_copy(void* dst, const void* src, size_t n) noexcept nogil
 
 cnp.import_array()
 
@@ -472,7 +473,9 @@ cdef class Workspace:
 
     def generate(self, object views, object rolls, tuple rules, bint copy=False):
         """`generate` into this workspace: (code, bad row, children, offsets, moves), the arrays
-        views of its buffers (valid until its next call), or with `copy` fresh arrays of their own. Code BAD_SHAPE: views are not a
+        views of its buffers (valid until its next call), or with `copy` fresh arrays of their own
+        (the buffers then first grown to GUESS results a row: for the small calls of this thread's
+        workspace, `nardy.batch.SMALL`). Code BAD_SHAPE: views are not a
         C-contiguous int8 (n, 26) buffer or rolls not (n, 2); BAD_ENTRY: an entry of row `bad
         row` is outside -15..15; BUSY: another thread's call is generating into this workspace
         (its buffers may move: each thread needs its own)."""
@@ -490,6 +493,8 @@ cdef class Workspace:
             try:
                 if rb.shape[0] != vb.shape[0]:
                     return C_BAD_SHAPE, -1, None, None, None
+                if copy and self.result_cap < GUESS * vb.shape[0]:  # room at once: nothing kept is copied
+                    self._grow_results(0, GUESS * vb.shape[0])
                 found = self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
                 if not copy or found[0] != C_OK:
                     return found
@@ -561,7 +566,7 @@ cdef object copy_of(void* data, Py_ssize_t rows, int width):
     dims[1] = width
     cdef cnp.ndarray array = (cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8) if width
                               else cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT64))
-    memcpy(cnp.PyArray_DATA(array), data, rows * (width if width else 8))
+    nardy_copy(cnp.PyArray_DATA(array), data, rows * (width if width else 8))
     return array
 
 
