@@ -241,10 +241,8 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
-        source = getattr(move, "_source", None)  # a move of `legal_moves`: its result is known
-        if source is not None and type(move) is Move and dice is None and source[0] == self._board \
-                and source[2] == bool(last_roll) and source[1] == engine.core_rules(rules):
-            engine.backend_of(backend)
+        if type(move) is Move and move._source is not None and dice is None and self._trusts(move, rules, last_roll):
+            engine.backend_of(backend)  # (an unknown backend is still refused)
             return self._after(move._child)
         if isinstance(move, str):
             move = self._read_move(move, dice, rules, backend, last_roll)
@@ -321,6 +319,12 @@ class Position:
         source = (self._board, engine.core_rules(rules), bool(last_roll))
         made = Move._made
         return [made(dice, raw, child, source) for raw, child in zip(raws, children)], children
+
+    def _trusts(self, move: Move, rules: Rules, last_roll: bool) -> bool:
+        """Was `move` made by `legal_moves` of this board under these rules and `last_roll`? Then
+        it is legal and the result it remembers is the one `apply` would find."""
+        board, codes, last = move._source
+        return board == self._board and last == bool(last_roll) and codes == engine.core_rules(rules)
 
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
