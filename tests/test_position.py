@@ -326,7 +326,7 @@ def test_the_engines_moves_are_those_the_checked_constructors_make(variant, data
     p = Position(data.draw(boards(rules)), variant, data.draw(st.sampled_from(["white", "black"])))
     dice = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
     moves = p.legal_moves(dice)
-    for backend in ("cython", "python"):
+    for backend in (nardy.BACKEND, "python"):
         assert [(m.dice, m.steps) for m in p.legal_moves(dice, backend=backend)] == [(m.dice, m.steps) for m in moves]
     checked = [p.move(dice, m.pairs()) for m in moves]
     assert [(m.dice, [(s.src, s.dst, s.hit) for s in m.steps]) for m in moves] == \
