@@ -374,3 +374,15 @@ def test_the_engines_moves_pickle_and_stay_immutable():
     with pytest.raises(AttributeError):
         move.colour = "white"
     assert len({move, again, nardy.Move((3, 1), move.pairs())}) == 1
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@given(data=st.data())
+def test_all_sequences_moves_are_those_the_checked_constructor_makes(variant, data):
+    rules = Rules(variant)
+    p = Position(data.draw(boards(rules)), variant)
+    dice = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
+    for child, moves in p.all_sequences(dice).items():
+        checked = [p.move(dice, m.pairs()) for m in moves]
+        assert [repr(m) for m in moves] == [repr(m) for m in checked] and moves == checked
+        assert all(p.apply(m) == child for m in moves)

@@ -155,6 +155,15 @@ class Move:
         move._source = source
         return move
 
+    @classmethod
+    def _played(cls, dice: tuple[int, int], view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
+        """A move of the engine's (from, to) `pairs` played from `view`, hits marked, not checked again."""
+        move = _new(cls)
+        move._dice = dice
+        move._steps = _steps_of(view, pairs)
+        move._raw = move._child = move._source = None
+        return move
+
 
 _new = object.__new__
 _unpack = struct.Struct("26b").unpack

@@ -226,7 +226,8 @@ class Position:
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
         grouped = engine.sequences(self._board, dice, self._rules(rules), backend)
-        return {self._after(child): [self.move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
+        roll, view, played = (int(dice[0]), int(dice[1])), self.view(), Move._played
+        return {self._after(child): [played(roll, view, seq) for seq in seqs] for child, seqs in grouped.items()}
 
     def apply(
         self, move: Move | str, rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False,
