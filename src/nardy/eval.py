@@ -377,9 +377,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         from .cube import play_equity
 
         value = play_equity(position, state, rules)
-    results = position._results(dice, rules, None)       # legal_moves' order, with each result
-    moves = [position.move(dice, pairs) for _, pairs in results]
-    after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
+    moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = _swap(_evaluate(after, rules, net, after=True))
     equities = _equity(probs) if value is None else value(probs, after)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
