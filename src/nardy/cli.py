@@ -15,11 +15,11 @@ from typing import Any, BinaryIO, TextIO, cast
 
 import numpy as np
 
-from . import __version__, batch, engine
-from .diagram import NUMBERS, diagram
+from . import __version__, batch, _backend as engine
+from .formats.diagram import NUMBERS, diagram
 from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
-from .notation import read_position, xgid
+from .formats.notation import read_position, xgid
 from .position import Position
 from .rules import OPTIONS, Color, Rules, Variant
 
@@ -114,7 +114,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
 
 def _match_state(text: str, rules: Rules) -> Any:
     """The `MatchState` an ID:MATCHID or an XGID carries besides the board (None for the others)."""
-    from .notation import parse_match_id, parse_xgid
+    from .formats.notation import parse_match_id, parse_xgid
 
     text = text.strip()
     if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
@@ -147,7 +147,7 @@ def _describe_state(state: Any) -> str:
 
 
 def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
-    from .svg import board
+    from .formats.svg import board
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -300,7 +300,7 @@ MATCH_SUFFIXES = (".mat", ".sgf")
 def _load_match(path: str, strict: bool = True, jacoby: bool = False) -> Any:
     """A match file by its suffix: `.sgf` is GNU Backgammon's SGF, anything else `.mat` text
     (read as played with the Jacoby rule if `jacoby`: a .mat header does not say; SGF does)."""
-    from . import matfile, sgf
+    from .formats import matfile, sgf
 
     if path.lower().endswith(".sgf"):
         return sgf.load(path, strict=strict)
@@ -335,7 +335,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
     if len(args.files) == 1 and (os.path.isfile(one) or not (os.path.isdir(one) or glob.has_magic(one))):
         _replay_one(args, _load_match(args.files[0], strict, args.jacoby), out)
         return
-    from .matfile import looks_like_match
+    from .formats.matfile import looks_like_match
 
     paths: list[str] = []
     failed = 0
@@ -404,7 +404,7 @@ def _replay_one(args: argparse.Namespace, record: Any, out: TextIO) -> None:
 
 
 def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
-    from . import matfile, sgf
+    from .formats import matfile, sgf
 
     if not args.source.lower().endswith((*MATCH_SUFFIXES, ".txt")):
         raise InvalidNotationError(f"{args.source!r}: a match file to read ends in .mat, .sgf or .txt (.mat text)")
@@ -417,8 +417,8 @@ def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
-    from .distributed import connect
-    from .simulate import simulate
+    from .play.distributed import connect
+    from .play.simulate import simulate
 
     rules = _rules_from(args)
     if args.games < 1:
@@ -442,7 +442,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_race(args: argparse.Namespace, out: TextIO) -> None:
-    from .race import race_odds
+    from .evaluation.bearoff import race_odds
 
     rules = _rules_from(args)
     position = _read(args.position, rules, args.turn)
@@ -477,7 +477,7 @@ def _probabilities(probs: Any, variant: Variant) -> str:
 def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
     the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
-    from .notation import MatchState
+    from .formats.notation import MatchState
 
     state = _match_state(text, rules) if text is not None else None
     if state is not None:
@@ -488,8 +488,8 @@ def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
 
 def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     """`hint` without dice: the 0-ply cube decision of the side on roll, as gnubg's hint shows it."""
-    from .cube import decide
-    from .eval import equity
+    from .evaluation.cube import decide
+    from .evaluation.net import equity
 
     position = _position(args, rules)
     state = _cube_state(args.position, rules, position)
@@ -520,7 +520,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
 
 
 def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
-    from .eval import rank
+    from .evaluation.net import rank
 
     rules = _rules_from(args)
     no_dice = not args.dice and not (args.position is not None and _looks_like_dice(args.position))
@@ -539,7 +539,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
-    from .eval import equity, evaluate
+    from .evaluation.net import equity, evaluate
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -549,7 +549,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
-    from .rollout import rollout
+    from .evaluation.rollout import rollout
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -563,7 +563,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    from .analysis import MARKS, analyse
+    from .evaluation.analysis import MARKS, analyse
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
@@ -600,7 +600,7 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
     `quit`); an illegal move is answered with the reason the rules refuse it. Raises EOFError
     when `ask` does (the input ended).
     """
-    from .eval import net_move, rank
+    from .evaluation.net import net_move, rank
 
     while game.result is None:
         mover = game.turn

@@ -14,7 +14,7 @@ import numpy as np
 
 from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, is_whole, quoted
 from .move import Move
-from .notation import _MAX_LENGTH, MatchState, match_id, resolve
+from .formats.notation import _MAX_LENGTH, MatchState, match_id, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
@@ -176,7 +176,7 @@ class Game:
     def _why_illegal(self, text: str) -> str:
         """Why the readable move `text` is not a legal play of the roll: the reason the rules give
         for the first way its paths split into steps of the dice."""
-        from .notation import parse_chains
+        from .formats.notation import parse_chains
         from .reference import explain_illegal
 
         segments = [(p[i], p[i + 1]) for p, _ in parse_chains(text) for i in range(len(p) - 1)]
@@ -419,7 +419,7 @@ class Game:
         """The board with the dice, the cube and the score, for Jupyter (nothing before the start)."""
         if self.position is None:
             return None
-        from .svg import board
+        from .formats.svg import board
 
         return str(board(self))
 

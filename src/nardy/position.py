@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import engine, reference
+from . import _backend as engine, reference
 from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .move import Move, Step
 from .rules import CHECKERS, Color, Rules, Variant
@@ -255,7 +255,7 @@ class Position:
 
     def _read_move(self, text: str, dice: Sequence[int] | None, rules: Rules, backend: str | None, last_roll: bool) -> Move:
         """The legal move `text` denotes, with `dice`, or with the only roll whose legal plays it names."""
-        from .notation import resolve
+        from .formats.notation import resolve
 
         if dice is not None:
             return resolve(self, text, dice, rules, backend, last_roll)
@@ -278,13 +278,13 @@ class Position:
 
         Raises `InvalidNotationError` (unreadable or ambiguous) or `IllegalMoveError`.
         """
-        from .notation import resolve
+        from .formats.notation import resolve
 
         return resolve(self, text, dice, rules, backend)
 
     def id(self) -> str:
         """Short nardy: GNU Backgammon's Position ID; long nardy: the nardy ID (NL1W:... / NL1B:...)."""
-        from .notation import position_id
+        from .formats.notation import position_id
 
         return position_id(self)
 
@@ -297,7 +297,7 @@ class Position:
         other variant), `InvalidArgumentError` for an unknown `turn`, or `InvalidPositionError` for
         an impossible position.
         """
-        from .notation import position_from_id
+        from .formats.notation import position_from_id
 
         return position_from_id(text, turn, rules=rules)
 
@@ -355,13 +355,13 @@ class Position:
         return f"Position({list(self.view())!r}, {self.variant.value!r}, {self.turn.name.lower()!r})"
 
     def __str__(self) -> str:
-        from .diagram import diagram
+        from .formats.diagram import diagram
 
         return diagram(self)
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so that positions draw themselves in Jupyter."""
-        from .svg import board
+        from .formats.svg import board
 
         return board(self)
 

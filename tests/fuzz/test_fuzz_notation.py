@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzing import answered_or_refused, anything, fuzz, texts
-from nardy import Position, Rules, notation
+from nardy import Position, Rules
+from nardy.formats import notation
 from strategies import ALL_RULES, boards
 
 MOVES = ["24/18 13/8", "8/5* 6/5", "bar/22 13/11(2)", "6/off 5/off", "24/13", "25/18*/13", "pass", "13/11(2) 6/4(2)"]
