@@ -14,7 +14,7 @@ from conftest import per_item
 from nardy import Position
 from nardy.evaluation.cube import decide
 from nardy.evaluation.net import evaluate
-from nardy.formats.notation import MatchState
+from nardy.formats.ids import MatchState
 
 STATES = [MatchState(jacoby=True), MatchState(match_length=7), MatchState(match_length=7, score=(2, 4)),
           MatchState(match_length=7, score=(5, 3), cube_value=2, cube_owner=1)]

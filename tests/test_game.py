@@ -446,7 +446,7 @@ def test_a_roll_off_after_the_starter_is_decided_says_why():
 def test_match_state_players_are_gnubgs_the_opposite_of_color_and_documented_so():
     from pathlib import Path
 
-    from nardy.formats.notation import MatchState
+    from nardy.formats.ids import MatchState
 
     match = Match("short", 5, seed=1)
     game = match.new_game(starter="white")

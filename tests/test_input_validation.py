@@ -31,7 +31,8 @@ from nardy import (
     Variant,
     batch,
 )
-from nardy.formats.notation import LONG_ID_PREFIX, MatchState, _encode, match_id, parse_match_id, parse_xgid, read_position, xgid
+from nardy.formats.ids import LONG_ID_PREFIX, MatchState, encode_key, match_id, parse_match_id, xgid
+from nardy.position import parse_xgid, read_position
 from nardy.errors import check_whole
 from nardy.move import Step
 from nardy.evaluation.bearoff import BearoffTable
@@ -135,7 +136,7 @@ def test_a_long_id_whose_sides_share_a_point_is_rejected():
     theirs = [0] * 25
     mine[12], mine[23] = 1, 14
     theirs[0], theirs[23] = 1, 14
-    text = f"{LONG_ID_PREFIX}W:{_encode([theirs, mine])}"
+    text = f"{LONG_ID_PREFIX}W:{encode_key([theirs, mine])}"
     with pytest.raises(InvalidNotationError, match="both sides on point 13"):
         Position.from_id(text)
 
@@ -222,7 +223,7 @@ def test_timedelta_scalars_are_not_whole_numbers_anywhere(unit):
 
 @pytest.mark.parametrize("bad", ["x", None, 5])
 def test_position_id_takes_a_position_as_xgid_does(bad):
-    from nardy.formats.notation import position_id
+    from nardy.formats.ids import position_id
 
     for call in (position_id, xgid):
         with pytest.raises(nardy.InvalidArgumentError, match="takes a Position"):

@@ -39,14 +39,15 @@ _aliases.install()  # the old module names (nardy.eval, nardy.race, ...), deprec
 def __getattr__(name: str) -> _ModuleType:
     if name in _ON_FIRST_USE:
         return _importlib.import_module(f".{name}", __name__)
-    if f"{__name__}.{name}" in _aliases.MOVED:
+    if f"{__name__}.{name}" in _aliases.MOVED or f"{__name__}.{name}" in _aliases.SPLIT:
         return _aliases.moved(f"{__name__}.{name}")
     raise AttributeError(f"module 'nardy' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """The module's public names and the modules it loads on first use (for completion)."""
-    return sorted(name for name in set(globals()) | set(_ON_FIRST_USE) if not name.startswith("_") or name.startswith("__"))
+    names = set(globals()) | set(_ON_FIRST_USE)
+    return sorted(name for name in names if not name.startswith("_") or name.startswith("__"))
 
 
 __all__ = [

@@ -19,8 +19,8 @@ from . import __version__, batch, _backend as engine
 from .formats.diagram import NUMBERS, diagram
 from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
-from .formats.notation import read_position, xgid
-from .position import Position
+from .formats.ids import xgid
+from .position import Position, read_position
 from .rules import OPTIONS, Color, Rules, Variant
 
 POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
@@ -114,7 +114,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
 
 def _match_state(text: str, rules: Rules) -> Any:
     """The `MatchState` an ID:MATCHID or an XGID carries besides the board (None for the others)."""
-    from .formats.notation import parse_match_id, parse_xgid
+    from .formats.ids import parse_match_id
+    from .position import parse_xgid
 
     text = text.strip()
     if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
@@ -477,7 +478,7 @@ def _probabilities(probs: Any, variant: Variant) -> str:
 def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
     the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
-    from .formats.notation import MatchState
+    from .formats.ids import MatchState
 
     state = _match_state(text, rules) if text is not None else None
     if state is not None:

@@ -15,7 +15,7 @@ from nardy.evaluation.cube import BEAR_OFF, CONTACT, RACE, cube_efficiency, deci
 from nardy.errors import InvalidArgumentError, InvalidNotationError
 from nardy.evaluation.net import evaluate
 from nardy.evaluation.met import Score, load_met, mwc_to_equity, outcome_mwc
-from nardy.formats.notation import MatchState
+from nardy.formats.ids import MatchState
 
 START = Position.start("short")
 MONEY = MatchState()

@@ -23,7 +23,7 @@ import pytest
 
 from nardy import Color, Position, Rules
 from nardy.evaluation.cube import BEAR_OFF, CONTACT, RACE, decide, position_class
-from nardy.formats.notation import MatchState, match_id, position_id
+from nardy.formats.ids import MatchState, match_id, position_id
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "oracle"))
 oracle = importlib.import_module("gnubg_cube")

@@ -10,7 +10,7 @@ import pytest
 
 from nardy.errors import InvalidArgumentError, InvalidNotationError
 from nardy.evaluation.met import KAZAROSS_XG2, Score, equity, equity_to_mwc, gammon_values, load_met, mwc, mwc_to_equity, outcome_mwc
-from nardy.formats.notation import MatchState
+from nardy.formats.ids import MatchState
 
 MET_FOLDER = Path("/usr/share/gnubg/met")
 INSTALLED = MET_FOLDER / "Kazaross-XG2.xml"

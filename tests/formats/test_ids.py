@@ -7,7 +7,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from nardy import Color, InvalidNotationError, Position, Rules
-from nardy.formats.notation import MatchState, match_id, parse_match_id, parse_xgid, xgid
+from nardy.formats.ids import MatchState, match_id, parse_match_id, xgid
+from nardy.position import parse_xgid
 from strategies import boards
 
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy import Color, IllegalMoveError, InvalidArgumentError, InvalidNotationError, Move, Position, Rules
-from nardy.formats.notation import MatchState, match_id, parse_xgid, read_position, xgid
+from nardy.formats.ids import MatchState, match_id, xgid
+from nardy.position import parse_xgid, read_position
 from strategies import boards, rolls
 
 SHORT = Position.start("short")

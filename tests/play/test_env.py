@@ -278,7 +278,7 @@ def test_encode_refuses_bad_input():
 @pytest.mark.parametrize("observation", ["board", "features"])
 def test_gymnasium_adapter_follows_the_vector_conventions(observation):
     gymnasium = pytest.importorskip("gymnasium")
-    from nardy.play.env import GymnasiumVectorEnv
+    from nardy.play.gym import GymnasiumVectorEnv
 
     env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation,
                              autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
@@ -306,7 +306,7 @@ def test_gymnasium_adapter_follows_the_vector_conventions(observation):
 
 def test_gymnasium_adapter_is_reproducible_from_its_seed():
     pytest.importorskip("gymnasium")
-    from nardy.play.env import GymnasiumVectorEnv
+    from nardy.play.gym import GymnasiumVectorEnv
 
     def run(seed):
         env = GymnasiumVectorEnv("long", 4, seed=0)

@@ -40,11 +40,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _backend as engine, files
+from .. import batch, reference
 from ..errors import (GameOverError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, check_choice,
                      check_flag, is_whole)
 from ..move import Move
 from ..position import Position
-from ..rules import CHECKERS, Rules, Variant
+from ..rules import CHECKERS, Rules, Variant, rules_for
 
 STATES = 54264            # C(21, 6): 0..15 checkers over six points
 FORMAT_VERSION = 2        # 2: the checksum covers the header's fields too
@@ -288,8 +289,6 @@ def indices(views: Any, *, side: str = "mover", variant: Variant | str = Variant
     Raises `InvalidPositionError` naming the first row where that side has a checker outside
     its home or on the bar, or more than 15 checkers.
     """
-    from .. import batch
-
     boards = batch.as_boards(views)
     check_choice(side, "side", ("mover", "opponent"))
     variant = Variant.parse(variant)
@@ -312,8 +311,6 @@ def _raise_outside(row: int, code: int, side: str, board: Any) -> None:
 def expected_turns(views: Any) -> Floats:
     """(n,) float64: the exact expected turns each row's mover needs to bear off (its checkers
     must all be on points 1..6; the opponent's are ignored). Raises `InvalidPositionError`."""
-    from .. import batch
-
     boards = batch.as_boards(views)
     code, bad, out = _core().expected_turns(boards, load().mean)
     if code:
@@ -401,8 +398,6 @@ def _checked(position: Position) -> Position:
 
 def _sides(position: Position) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Each side's checkers on its own points 1..24 and bar (index 25), index 0 unused: (mover, opponent)."""
-    from .. import reference
-
     _checked(position)
     view = np.array(position.view(), np.int64)
     other = np.array(reference.flip(position.view(), position.variant), np.int64)
@@ -530,7 +525,7 @@ def best_plays(position: Position, dice: Sequence[int], rules: Rules | None = No
         raise InvalidArgumentError(f"best_plays takes a Position, got {position!r}")
     if home_counts(position)[0] is None:
         raise InvalidPositionError(f"the mover has a checker outside its home, so the bear-off table does not apply: {position!r}")
-    rules = position._rules(rules)
+    rules = rules_for(position.variant, rules)
     found = engine.results(position.to_bytes(), dice, rules)
     children = np.frombuffer(b"".join(child for child, _ in found), np.int8).reshape(-1, 26)
     states = _core().indices(children, 0, 1)

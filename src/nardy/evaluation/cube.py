@@ -22,7 +22,8 @@ from typing import Any, Sequence
 
 from ..errors import InvalidArgumentError, is_whole, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable
-from ..formats.notation import MatchState, _check_state
+from .net import evaluate
+from ..formats.ids import MatchState, check_state
 from ..position import Position
 from ..rules import Color, Rules, Variant
 
@@ -209,7 +210,7 @@ class _Plan:
 
 def _plan(cube: _Cube) -> _Plan:
     key = (cube.length, cube.score, cube.crawford, cube.value, cube.mover)
-    cache = cube.table._cache
+    cache = cube.table.plans
     found = cache.get(key)
     if found is None:
         found = cache[key] = _make_plan(cube)
@@ -401,20 +402,20 @@ _FIELDS = tuple(f.name for f in fields(MatchState))
 
 
 def _checked(state: MatchState) -> MatchState:
-    """`notation._check_state`, remembered for the states met (keyed with their fields' types,
+    """`ids.check_state`, remembered for the states met (keyed with their fields' types,
     so that 1 never passes for True)."""
     if not isinstance(state, MatchState):
-        return _check_state(state)
+        return check_state(state)
     try:
         key = (state, tuple(type(getattr(state, name)) for name in _FIELDS))
         hash(key)
     except TypeError:
-        return _check_state(state)
+        return check_state(state)
     found = _STATES.get(key)
     if found is None:
         if len(_STATES) > 4096:
             _STATES.clear()
-        found = _STATES[key] = _check_state(state)
+        found = _STATES[key] = check_state(state)
     return found
 
 
@@ -451,8 +452,6 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
     if probabilities is None:
-        from .net import evaluate
-
         win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules)[0])
         p = (win, wg, wbg, lg, lbg)
     else:

@@ -21,9 +21,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidArgumentError, InvalidNotationError, quoted
+from ..files import read_text
+from ._met_kazaross import DESCRIPTION, NAME, POST, PRE
 
 if TYPE_CHECKING:
-    from ..formats.notation import MatchState
+    from ..formats.ids import MatchState
 
 __all__ = ["MatchEquityTable", "KAZAROSS_XG2", "load_met", "Score", "outcome_mwc", "equity_to_mwc",
            "mwc_to_equity", "gammon_values", "mwc", "equity"]
@@ -44,7 +46,7 @@ class MatchEquityTable:
     description: str
     pre: tuple[tuple[float, ...], ...] = field(repr=False)
     post: tuple[tuple[float, ...], tuple[float, ...]] = field(repr=False)
-    _cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
+    plans: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)  # the cube's plans
 
     @property
     def length(self) -> int:
@@ -88,8 +90,6 @@ def load_met(path: str | os.PathLike[str]) -> MatchEquityTable:
     with <name>, <description> and <length>, a <pre-crawford-table> and one <post-crawford-table>
     for both players or one per player), explicit tables only: a parametric table (type "mec" or
     "zadeh") or any malformed file is an `InvalidNotationError` naming what is wrong."""
-    from ..files import read_text
-
     text = read_text(path, "a match equity table is read from", _MAX_BYTES)
     where = os.fspath(path)
     if len(text) > _MAX_BYTES:
@@ -147,8 +147,6 @@ def _explicit(table: ET.Element, where: str) -> None:
 
 @lru_cache(maxsize=1)
 def _kazaross() -> MatchEquityTable:
-    from ._met_kazaross import DESCRIPTION, NAME, POST, PRE
-
     return MatchEquityTable(NAME, DESCRIPTION, PRE, (POST, POST))
 
 

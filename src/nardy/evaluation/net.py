@@ -42,9 +42,13 @@ import numpy.typing as npt
 
 from .. import batch, files
 from ..errors import InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from ..game import Game
 from ..move import Move
+from ..play.env import encode
 from ..position import Position
-from ..rules import Rules, Variant
+from ..rules import Rules, Variant, rules_for
+from ..status import Status, describe
+from . import bearoff
 
 FORMAT = "nardy-net"
 FORMAT_VERSION = 1
@@ -189,8 +193,6 @@ class Net:
 
     def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
         """`forward` in numpy from `nardy.env.encode`'s units (the definition the core is tested against)."""
-        from ..play.env import encode
-
         rows = batch.as_boards(boards)
         if after:
             rows = batch.flip(rows, self.variant)
@@ -312,10 +314,10 @@ def net_for(net: Net | None, rules: Rules) -> Net:
 def equity(probs: Any) -> Floats:
     """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`), each a number
     in 0..1, else `InvalidArgumentError` naming the first row that is not."""
-    return _equity(_probabilities(probs))
+    return raw_equity(_probabilities(probs))
 
 
-def _equity(p: Floats) -> Floats:
+def raw_equity(p: Floats) -> Floats:
     """`equity` of probabilities known to be good (nardy's own)."""
     return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
 
@@ -349,7 +351,7 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
     games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
     """
     boards, rules = _boards_and_rules(positions, variant, rules)
-    return _evaluate(boards, rules, net_for(net, rules), after=False)
+    return evaluate_boards(boards, rules, net_for(net, rules), after=False)
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
@@ -364,13 +366,13 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
     if isinstance(ply, bool) or not isinstance(ply, int) or ply not in PLIES:
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
-    rules = position._rules(rules)
+    rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     results = position._results(dice, rules, None)       # legal_moves' order, with each result
     moves = [position.move(dice, pairs) for _, pairs in results]
     after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
-    probs = _swap(_evaluate(after, rules, net, after=True))
-    equities = _equity(probs)
+    probs = swap_sides(evaluate_boards(after, rules, net, after=True))
+    equities = raw_equity(probs)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
     if ply > 0:
         best = equities[order[0]]
@@ -378,7 +380,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
-        equities = _equity(probs)
+        equities = raw_equity(probs)
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
@@ -394,8 +396,6 @@ def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rule
 def net_move(game: Any, ply: int = 0, *, net: Net | None = None) -> Move:
     """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
     `game.play(net_move(game))`)."""
-    from ..game import Game
-
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
     if game.position is None or game.dice is None:
@@ -415,11 +415,11 @@ class NetPolicy:
         self.net = net_for(net, self.rules)
 
     def __call__(self, afterstates: Any) -> Floats:
-        return -_equity(_evaluate(batch.as_boards(afterstates), self.rules, self.net, after=True))
+        return -raw_equity(evaluate_boards(batch.as_boards(afterstates), self.rules, self.net, after=True))
 
 
 # helpers --------------------------------------------------------------------------------------
-def _swap(probs: Floats) -> Floats:
+def swap_sides(probs: Floats) -> Floats:
     """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
     out = probs[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = 1 - probs[..., 0]
@@ -452,8 +452,6 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
     found = batch.status(boards, rules)
     bad = np.flatnonzero(found)
     if bad.size:
-        from ..status import Status, describe
-
         i = int(bad[0])
         raise InvalidPositionError(f"row {i} {boards[i].tolist()}: {'; '.join(describe(Status(int(found[i]))))}")
     return boards, rules
@@ -466,7 +464,7 @@ def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np
     return _net.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
 
 
-def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
+def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
     """The probabilities of the side on roll (after=True: each board is an afterstate, the side on
     roll is its negative side), exact where the game is over or in the bear-off table."""
     if net.variant is not rules.variant:
@@ -481,14 +479,12 @@ def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bo
     probs[:, 2] = np.minimum(probs[:, 2], probs[:, 1])
     probs[:, 3] = np.minimum(probs[:, 3], 1 - probs[:, 0])
     probs[:, 4] = np.minimum(probs[:, 4], probs[:, 3])
-    over = _finished_rows(rows)
+    over = finished_rows(rows)
     if over.any():
         probs[over] = _finished(rows[over], rules)
     race = _home_mask(rows, rules.variant) & ~over
     if race.any():
-        from . import bearoff as race_module
-
-        exact = race_module.race_probabilities(rows[race], rules.variant)
+        exact = bearoff.race_probabilities(rows[race], rules.variant)
         probs[race] = 0
         probs[race, 0] = exact[:, 0]
         probs[race, 1] = exact[:, 1]
@@ -496,7 +492,7 @@ def _evaluate(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bo
     return probs
 
 
-def _finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+def finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Rows where one side has borne off all its checkers (no pips left: the core's pip count)."""
     pips = batch.pips(boards, Variant.SHORT)  # zero exactly when no checker is left, in either variant
     return (pips[:, 0] == 0) | (pips[:, 1] == 0)
@@ -507,11 +503,11 @@ def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
     points = batch.wins(boards, rules)
     mine = points > 0   # the side on roll has borne off all its checkers
     out = _outcomes(points)
-    out[~mine] = _swap(_won(batch.flip(boards[~mine], rules.variant), rules))
+    out[~mine] = swap_sides(won_outcomes(batch.flip(boards[~mine], rules.variant), rules))
     return out
 
 
-def _won(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
+def won_outcomes(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
     """The exact outcomes for the side whose view each board is, which has borne off all 15."""
     return _outcomes(batch.wins(boards, rules))
 
@@ -545,9 +541,9 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     variant = rules.variant
     theirs = batch.flip(afterstates, variant)            # the other side on roll
     out = np.zeros((len(afterstates), len(OUTPUTS)))
-    done = _finished_rows(theirs)
+    done = finished_rows(theirs)
     if done.any():
-        out[done] = _swap(_finished(theirs[done], rules))
+        out[done] = swap_sides(_finished(theirs[done], rules))
     live = np.flatnonzero(~done)
     if live.size == 0:
         return out
@@ -555,9 +551,9 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     rolls = np.tile(np.array(ROLLS, np.int8), (live.size, 1))
     children, offsets, _ = batch.generate(rows, rolls, rules)
     # each reply's result judged for us (the side on roll after it), the reply minimising our equity
-    ours = _evaluate(children, rules, net, after=True)
-    pick = segment_argmax(-_equity(ours), offsets)
-    judged = ours[pick] if ply == 1 else _swap(_lookahead(children[pick], rules, net, ply - 1))
+    ours = evaluate_boards(children, rules, net, after=True)
+    pick = segment_argmax(-raw_equity(ours), offsets)
+    judged = ours[pick] if ply == 1 else swap_sides(_lookahead(children[pick], rules, net, ply - 1))
     per_roll = judged.reshape(live.size, len(ROLLS), len(OUTPUTS))
     out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
     return out

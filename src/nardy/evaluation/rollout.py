@@ -32,10 +32,10 @@ from .. import batch, _backend as engine
 from ..play import distributed
 from ..errors import InvalidArgumentError, check_flag, check_whole
 from ..play.simulate import SimulationError
-from .net import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _equity, _evaluate, _finished_rows, _swap, _won, net_for,
-                   segment_argmax)
+from .net import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, raw_equity,
+                  segment_argmax, swap_sides, won_outcomes)
 from ..position import Position
-from ..rules import Rules
+from ..rules import Rules, rules_for
 from ..play.threads import map_in_order
 
 ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
@@ -82,7 +82,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
     need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
     engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
-    rules = position._rules(rules)
+    rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     if position.is_game_over():
         raise InvalidArgumentError("the game is over: nothing to roll out")
@@ -107,7 +107,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
             stop.set()
             raise
     outcomes = np.concatenate(parts)
-    eq = _equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
+    eq = raw_equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
     return RolloutResult(tuple(float(x) for x in outcomes.mean(axis=0)), float(eq.mean()),
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
@@ -133,8 +133,8 @@ def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules:
           ) -> tuple[npt.NDArray[np.int64], Floats]:
     """For each row's results, the index of the best for the mover (the first on ties) and the
     mover's probabilities after it."""
-    mover = _swap(_evaluate(children, rules, net, after=True))
-    pick = segment_argmax(_equity(mover), offsets)
+    mover = swap_sides(evaluate_boards(children, rules, net, after=True))
+    pick = segment_argmax(raw_equity(mover), offsets)
     return pick, mover[pick]
 
 
@@ -144,7 +144,7 @@ def _job(job: tuple[Any, ...]) -> Floats:
 
 
 def _luck_direction(v: Floats) -> Floats:
-    """A difference of the mover's probabilities seen by the other side (the linear part of _swap)."""
+    """A difference of the mover's probabilities seen by the other side (the linear part of swap_sides)."""
     out = v[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = -v[..., 0]
     return out
@@ -181,11 +181,11 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
             gained = value - mean                  # the mover's luck, in its own probabilities
             correction[rows] += np.where(ours[rows, None], gained, _luck_direction(gained))
         chosen = children[pick]
-        over = _finished_rows(chosen)
+        over = finished_rows(chosen)
         if over.any():
             ended = rows[over]
-            mover = _won(chosen[over], rules)  # only the side that moved can have finished
-            outcome[ended] = np.where(ours[ended, None], mover, _swap(mover))
+            mover = won_outcomes(chosen[over], rules)  # only the side that moved can have finished
+            outcome[ended] = np.where(ours[ended, None], mover, swap_sides(mover))
             live[ended] = False
             if finished is not None:
                 finished(len(ended))

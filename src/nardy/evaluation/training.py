@@ -32,7 +32,7 @@ import numpy.typing as npt
 from .. import batch
 from ..play.env import VectorEnv, encode
 from ..errors import InvalidArgumentError, NardyError, check_whole, is_whole, quoted
-from .net import Net, _equity, _evaluate, _swap
+from .net import Net, evaluate_boards, raw_equity, swap_sides
 from ..files import check_writable
 from ..rules import Rules, Variant
 
@@ -87,7 +87,7 @@ def lambda_returns(values: Floats, lam: float) -> Floats:
     targets = np.empty((len(values) - 1, values.shape[1]))
     ahead = values[-1]
     for t in range(len(values) - 2, -1, -1):
-        targets[t] = _swap(ahead)
+        targets[t] = swap_sides(ahead)
         ahead = (1 - lam) * values[t] + lam * targets[t]
     return targets
 
@@ -98,8 +98,8 @@ Chooser = Callable[[VectorEnv], npt.NDArray[np.int64]]
 def net_chooser(net: Net, rules: Rules) -> Chooser:
     """The greedy 0-ply policy of a net: the afterstate best for the mover."""
     def choose(env: VectorEnv) -> npt.NDArray[np.int64]:
-        theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
-        return env.best_actions(-_equity(theirs))
+        theirs = evaluate_boards(np.asarray(env.afterstates), rules, net, after=True)
+        return env.best_actions(-raw_equity(theirs))
     return choose
 
 
@@ -150,15 +150,15 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
     boards: list[list[npt.NDArray[np.int8]]] = [[np.asarray(env.boards[i]).copy()] for i in range(parallel)]
-    values: list[list[Floats]] = [[v] for v in _evaluate(np.asarray(env.boards), rules, net, after=False)]
+    values: list[list[Floats]] = [[v] for v in evaluate_boards(np.asarray(env.boards), rules, net, after=False)]
     xs: list[npt.NDArray[np.int8]] = []
     ys: list[Floats] = []
     done = steps = 0
     loss = float("nan")
     began = time.process_time()
     while done < games:
-        theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
-        actions = env.best_actions(-_equity(theirs))
+        theirs = evaluate_boards(np.asarray(env.afterstates), rules, net, after=True)
+        actions = env.best_actions(-raw_equity(theirs))
         chosen = np.asarray(env.offsets)[:-1] + actions
         after = batch.flip(np.asarray(env.afterstates)[chosen], variant)
         _, _, terminated, _, _ = env.step(actions)
@@ -171,7 +171,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             ys.append(lambda_returns(np.array(values[i]), lam))
             done += 1
             boards[i] = [np.asarray(env.boards[i]).copy()]
-            values[i] = [_evaluate(np.asarray(env.boards[i : i + 1]), rules, net, after=False)[0]]
+            values[i] = [evaluate_boards(np.asarray(env.boards[i : i + 1]), rules, net, after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
                 checkpoint(_net_of(variant, params, net.meta), done)
         if len(xs) >= batch_size:

@@ -4,7 +4,7 @@
 import importlib as _importlib
 from types import ModuleType as _ModuleType
 
-_MODULES = ("diagram", "matfile", "notation", "sgf", "svg")
+_MODULES = ("diagram", "ids", "matfile", "notation", "sgf", "svg")
 
 
 def __getattr__(name: str) -> _ModuleType:

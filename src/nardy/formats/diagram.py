@@ -9,9 +9,14 @@ numbers of the side on roll, so that they agree with the moves printed for it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import InvalidArgumentError, quoted
-from ..position import Position, own_point
-from ..rules import Color, Variant
+from ..rules import Color, Variant, own_point
+from .ids import is_position
+
+if TYPE_CHECKING:
+    from ..position import Position
 
 SYMBOL = {Color.WHITE: "X", Color.BLACK: "O"}
 ROWS = 5
@@ -43,7 +48,7 @@ def diagram(position: Position, numbers: str | Color = "mover") -> str:
     `numbers` says whose point numbers label the points: the side on roll's by default.
     Raises `InvalidArgumentError` for anything but a Position or a bad `numbers`.
     """
-    if not isinstance(position, Position):
+    if not is_position(position):
         raise InvalidArgumentError(f"diagram() draws a Position, got {quoted(position)}")
     labeller = numbering(numbers, position.turn)
     signed = [0] * 25

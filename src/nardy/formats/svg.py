@@ -22,18 +22,19 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
 from .._backend import check_dice
 from ..errors import InvalidArgumentError, check_flag, is_choice, quoted
 from ..move import BAR, OFF, Move
-from ..position import Position, own_point
-from ..rules import Color, Rules, Variant
+from ..rules import Color, Rules, Variant, own_point, rules_for
+from .ids import is_position
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..position import Position
 
 # geometry, in viewBox units
 POINT = 40  # width of a point
@@ -122,9 +123,7 @@ def board(
     `IllegalMoveError` for a move that is not legal here, `InvalidPositionError` for `rules` of
     the other variant, and `InvalidArgumentError` for any other bad argument.
     """
-    from ..game import Game
-
-    if isinstance(position, Game):  # its board, roll, rules, cube and match score, unless given
+    if _is_game(position):  # its board, roll, rules, cube and match score, unless given
         game = position
         if game.position is None:
             raise InvalidArgumentError("board() draws a Game once it has started: call roll_off() first")
@@ -134,10 +133,10 @@ def board(
             cube, cube_owner = game.cube_value, game.cube_owner
         if game.match_length and score is None:
             score, match_length = game.score, game.match_length if match_length is None else match_length
-    if not isinstance(position, Position):
+    if not is_position(position):
         raise InvalidArgumentError(f"board() draws a Position or a Game, got {quoted(position)}")
     if rules is not None:
-        rules = position._rules(rules)  # InvalidPositionError for the other variant's rules, as legal_moves
+        rules = rules_for(position.variant, rules)  # InvalidPositionError for the other variant's rules, as legal_moves
     labels = numbering(numbers, position.turn)
     if cube is None and cube_owner is not None:
         raise InvalidArgumentError(f"cube_owner={cube_owner!r} needs a cube value")
@@ -187,6 +186,11 @@ def board(
         parts += _arrows(position, move, layout)
     parts.append("</svg>")
     return SVG("\n".join(parts) + "\n")
+
+
+def _is_game(value: Any) -> bool:
+    """Whether `value` is a `Game` (told by its shape: this module sits below `nardy.game`)."""
+    return all(hasattr(value, name) for name in ("roll_off", "cube_enabled", "position", "dice"))
 
 
 def _check_cube(position: Position, cube: int) -> None:

@@ -437,12 +437,4 @@ def _seed(seed: int | None) -> int:
     return int(seed)
 
 
-def __getattr__(name: str) -> Any:
-    if name == "GymnasiumVectorEnv":
-        from .gym import GymnasiumVectorEnv
-
-        return GymnasiumVectorEnv
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["BOARD_FEATURES", "MAX_PLIES", "OBSERVATION_FEATURES", "VectorEnv", "encode"]

@@ -30,10 +30,12 @@ try:
     import gymnasium
     from gymnasium.vector import AutoresetMode
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("nardy.gym_env needs gymnasium: pip install 'nardy[gymnasium]'") from exc
+    raise ImportError("nardy.play.gym needs gymnasium: pip install 'nardy[gymnasium]'") from exc
 
 from .. import _backend as engine
 from ..errors import GameOverError, IllegalMoveError, InvalidArgumentError, check_choice, is_whole
+from ..formats.diagram import diagram
+from ..position import Position
 from .env import MAX_PLIES, OBSERVATION_FEATURES, VectorEnv, not_copyable
 from ..rules import Color, Rules, Variant
 
@@ -174,9 +176,6 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         left to play; else None."""
         if self.render_mode != "ansi":
             return None
-        from ..formats.diagram import diagram
-        from ..position import Position
-
         dice = " ".join(str(d) for d in self._dice) or "-"
         position = Position(self._board.tobytes(), self.rules.variant, Color(self._turn), validate=False)
         return f"{diagram(position)}\n{Color(self._turn).name.lower()} to play {dice}\n"
@@ -383,9 +382,9 @@ def _rules(rules: Rules | Variant | str | None, variant: Variant | str | None) -
 def _register() -> None:
     for variant, env_id in IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="nardy.gym_env:NardyEnv",
+            gymnasium.register(env_id, entry_point="nardy.play.gym:NardyEnv",
                                kwargs={"rules": variant.value, "variant": variant.value},
-                               vector_entry_point="nardy.gym_env:GymnasiumVectorEnv")
+                               vector_entry_point="nardy.play.gym:GymnasiumVectorEnv")
 
 
 _register()

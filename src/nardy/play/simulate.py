@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from . import distributed
 from .. import _backend as engine, files
+from .. import batch, reference
 from ..errors import GameOverError, InvalidArgumentError, NardyError, check_flag, check_whole, is_choice
 from ..position import Position
 from ..rules import Rules, Variant
@@ -140,7 +141,7 @@ class Simulation:
 
 
     def _meta(self) -> dict[str, Any]:
-        return {"format": _FORMAT, "variant": self.rules.variant.value, "rules": dict(self.rules._options),
+        return {"format": _FORMAT, "variant": self.rules.variant.value, "rules": self.rules.options(),
                 "policy": self.policy, "seed": self.seed, "chunk_size": self.chunk_size, "threads": self.threads,
                 "seconds": self.seconds}
 
@@ -481,8 +482,6 @@ def _play_evaluated(
 ) -> dict[str, Any]:
     """One chunk with a user's afterstate evaluator: every unfinished game advances one ply per
     round, all of their afterstates scored in one call. The same game rules as the core's loop."""
-    from .. import batch, reference
-
     rng = np.random.Generator(bit_generator)
     variant = rules.variant
     boards = np.tile(start, (games, 1))
