@@ -163,7 +163,7 @@ class Game:
         return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
 
     def parse_move(self, text: str) -> Move:
-        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads);
+        """The legal move of the rolled dice that `text` denotes (read as `nardy.formats.notation` reads);
         `IllegalMoveError` for a readable move the rules forbid says why (the head rule, a blocked
         point, the larger die must be played, a six-block...)."""
         self._playing()

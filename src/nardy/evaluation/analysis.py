@@ -1,7 +1,7 @@
 """Analyse played games: each move's equity loss against the evaluator's best play.
 
 `analyse(games)` replays every move of the games (a `Match`'s, a match file's) and ranks the
-roll's plays with `nardy.eval.rank`. A move's loss is the best play's equity minus the played
+roll's plays with `nardy.evaluation.net.rank`. A move's loss is the best play's equity minus the played
 one's (cubeless, for the mover), and it is marked as GNU Backgammon marks moves: "doubtful"
 for a loss of at least 0.04, "bad" for at least 0.08, "very bad" for at least 0.16.
 

@@ -6,13 +6,13 @@ P(lose a gammon / mars), P(lose a backgammon / koks), all cubeless; `equity(prob
 cubeless money equity 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg) (backgammon and koks
 count one point above a gammon and mars; without the koks option the net's koks outputs are
 trained to 0). Finished games and pure bear-offs within the bear-off table get the exact
-answer (`nardy.race`); every other position gets the net's. There is no draw among the
+answer (`nardy.evaluation.bearoff`); every other position gets the net's. There is no draw among the
 outputs: under long nardy's `last_roll_draw` option the probabilities are those of the game
 without it (the last roll's chance to draw is not modelled), while the plays ranked are the
 legal plays under the rules given.
 
 The net (`Net`) is one hidden layer over TD-Gammon's 198 input units of the side on roll
-(`nardy.env.encode`), softsign hidden units and five logistic outputs; its forward pass runs
+(`nardy.play.env.encode`), softsign hidden units and five logistic outputs; its forward pass runs
 in the compiled core over whole batches of boards without the GIL, reading each board's units
 straight off its row. `rank(position, dice)` lists every legal play with the equity of its
 result, best first; `best_move` is the first. `ply=1` looks one roll ahead: each of the best
@@ -21,7 +21,7 @@ reply. `ply=2` looks two rolls ahead: the result of each such reply is judged in
 (by the mover's 21 rolls and its best 0-ply answers).
 
 The shipped nets (package data `nardy/evaluation/nets/long.npz`, `short.npz`) are made by
-`python -m nardy.training` (their `meta["command"]` says how).
+`python -m nardy.evaluation.training` (their `meta["command"]` says how).
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ class Net:
         return out
 
     def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
-        """`forward` in numpy from `nardy.env.encode`'s units (the definition the core is tested against)."""
+        """`forward` in numpy from `nardy.play.env.encode`'s units (the definition the core is tested against)."""
         rows = batch.as_boards(boards)
         if after:
             rows = batch.flip(rows, self.variant)

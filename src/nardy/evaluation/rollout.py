@@ -46,7 +46,7 @@ Floats = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class RolloutResult:
-    """The mean outcome of the games for the side on roll: `probs` in `nardy.eval.OUTPUTS`' order,
+    """The mean outcome of the games for the side on roll: `probs` in `nardy.evaluation.net.OUTPUTS`' order,
     the cubeless `equity`, and the standard errors of both (over games)."""
 
     probs: tuple[float, ...]

@@ -1,8 +1,8 @@
-"""Train an evaluator (`nardy.eval.Net`) from zero by TD(lambda) self-play, numpy only.
+"""Train an evaluator (`nardy.evaluation.net.Net`) from zero by TD(lambda) self-play, numpy only.
 
-    python -m nardy.training short --games 200000 --seed 1 --out short.npz
+    python -m nardy.evaluation.training short --games 200000 --seed 1 --out short.npz
 
-Many games run at once in `nardy.env.VectorEnv`; every move is the net's greedy 0-ply choice
+Many games run at once in `nardy.play.env.VectorEnv`; every move is the net's greedy 0-ply choice
 (the dice explore). When a game ends, each position of it, seen by its side on roll, gets the
 lambda-return as its target (offline TD(lambda), the forward view: the target of a position mixes
 the net's value of every later position of its game, weighted (1 - lambda) lambda^k, with the

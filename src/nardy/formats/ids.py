@@ -13,7 +13,7 @@ import base64
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from ..errors import InvalidArgumentError, InvalidNotationError, is_whole, quoted
 from ..rules import Color, Rules, Variant, own_point
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..position import Position
 
 
-def is_position(value: Any) -> bool:
+def is_position(value: Any) -> TypeGuard[Position]:
     """Whether `value` is a position (what `Position` is: a board in the mover's view, a variant and
     a side on roll), told by its shape, for the codecs and renderers below `nardy.position`."""
     return callable(getattr(value, "view", None)) and callable(getattr(value, "to_bytes", None)) and \
@@ -380,7 +380,6 @@ def decode_xgid(text: str, rules: Rules | None = None) -> tuple[XgidBoard, Match
 
 
 __all__ = [
-    "LONG_ID_PREFIX", "MAX_CUBE_LOG", "MAX_LENGTH", "MatchState", "XgidBoard", "as_text", "check_state",
-    "decode_key", "decode_position_id", "decode_xgid", "encode_key", "is_position", "match_id", "of_variant",
-    "on_roll", "own_slots", "parse_match_id", "position_id", "xgid",
+    "LONG_ID_PREFIX", "MAX_LENGTH", "MatchState", "XgidBoard", "decode_position_id", "decode_xgid", "match_id",
+    "parse_match_id", "position_id", "xgid",
 ]

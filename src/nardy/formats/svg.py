@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 from xml.sax.saxutils import escape, quoteattr
 
 from .diagram import numbering
@@ -188,7 +188,7 @@ def board(
     return SVG("\n".join(parts) + "\n")
 
 
-def _is_game(value: Any) -> bool:
+def _is_game(value: Any) -> TypeGuard[Game]:
     """Whether `value` is a `Game` (told by its shape: this module sits below `nardy.game`)."""
     return all(hasattr(value, name) for name in ("roll_off", "cube_enabled", "position", "dice"))
 

@@ -13,7 +13,7 @@ sequence is a legal play, and every legal play is a masked sequence (all its ord
 outside the mask forfeits the game (reward -1, `info["illegal_action"]`) unless the env is made
 with `illegal_action="raise"` (`IllegalMoveError`).
 
-`GymnasiumVectorEnv`: `nardy.env.VectorEnv` (N games, one turn a step, afterstate actions) as a
+`GymnasiumVectorEnv`: `nardy.play.env.VectorEnv` (N games, one turn a step, afterstate actions) as a
 `gymnasium.vector.VectorEnv`, with next-step (default) or same-step autoreset.
 """
 
@@ -272,7 +272,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
 class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     """N games of long or short nardy as a `gymnasium.vector.VectorEnv`, one turn a step.
 
-    Actions are afterstate indices (`nardy.env.VectorEnv`): slot i's action k plays
+    Actions are afterstate indices (`nardy.play.env.VectorEnv`): slot i's action k plays
     `afterstates[offsets[i] + k]`. How many a game has changes every turn: `action_space` is a
     MultiDiscrete whose `nvec` is set in place after every reset and step to the current counts,
     so `action_space.sample()` is a uniform legal action per game and `action_space.contains(a)`
@@ -320,7 +320,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None,
     ) -> tuple[Any, dict[str, Any]]:
         """A new game in every slot; `seed` one whole number or a list of one per game (see
-        `nardy.env.VectorEnv.reset`)."""
+        `nardy.play.env.VectorEnv.reset`)."""
         super().reset(seed=seed if is_whole(seed) else None)
         obs, info = self.env.reset(seed=seed, options=options)
         if is_whole(seed):
@@ -363,7 +363,7 @@ class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         return self.env.offsets
 
     def afterstate_features(self, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        """(total, 198) float32, see `nardy.env.encode`."""
+        """(total, 198) float32, see `nardy.play.env.encode`."""
         return self.env.afterstate_features(out)
 
     __reduce_ex__ = not_copyable  # holds a VectorEnv

@@ -3,7 +3,7 @@
 Games are split into chunks of `chunk_size`; chunk k draws its dice from a numpy PCG64 seeded
 by `SeedSequence(seed).spawn(chunks)[k]`, so the results depend only on the seed and the chunk
 size, never on the number of threads or Dask workers. `play_chunk` plays one chunk and `merge`
-joins chunks in order; local threads and a Dask cluster (`nardy.distributed`) both use them.
+joins chunks in order; local threads and a Dask cluster (`nardy.play.distributed`) both use them.
 """
 
 from __future__ import annotations
@@ -255,9 +255,9 @@ def simulate(
         "random" (uniform among the distinct resulting positions), "first" (the first
         legal play generated) or "greedy" (a race policy: the lowest own pip count after the
         move, then the fewest blots, then the first generated), "bearoff" (the bear-off table's
-        play, `nardy.race`, whenever the mover's checkers are all home; else the lowest pip
+        play, `nardy.evaluation.bearoff`, whenever the mover's checkers are all home; else the lowest pip
         count, then the fewest checkers outside home, then the least waste of those home), "net"
-        (the evaluator's 0-ply play, `nardy.eval.NetPolicy`); or a function that scores
+        (the evaluator's 0-ply play, `nardy.evaluation.net.NetPolicy`); or a function that scores
         afterstates: given an (m, 26) int8 array of positions after the move (the mover's view,
         before the turn passes) it returns m numbers, and each game plays its highest-scored
         one (the first on ties). It is called once per ply for all unfinished games of a chunk
@@ -277,7 +277,7 @@ def simulate(
     executor : distributed.Client or None
         A Dask client to play the chunks on its cluster's workers, one task per chunk,
         instead of on local threads (then `threads` must be left out). The results are the same as a local run's with the same seed and chunk size; see
-        `nardy.distributed`. A function `policy` must then be picklable (cloudpickle).
+        `nardy.play.distributed`. A function `policy` must then be picklable (cloudpickle).
 
     Raises
     ------
