@@ -76,7 +76,26 @@ def record_pairs(benchmark, pairs: list[tuple[int, int]], results: int) -> None:
     benchmark.extra_info.update(ratio=estimate, ratio_low=low, ratio_high=high, kernel_ns_per_result=kernel_ns)
 
 
+# one-call APIs: the minimum CPU time per call of each form per group, filled by test_objects.py and
+# printed with each form's ratio to the group's "kernel-entry" (the private generator, bytes out)
+CALLS: dict[str, dict[str, float]] = {}
+
+
+def record_call(benchmark, form: str, calls: int) -> None:
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None and getattr(stats, "stats", None) is not None:
+        CALLS.setdefault(benchmark.group, {})[form] = stats.stats.min / calls
+        benchmark.extra_info["us_per_call_min"] = stats.stats.min / calls * 1e6
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
+    if CALLS:
+        terminalreporter.section("one call at a time: minimum CPU time per call, this run")
+        for group, forms in sorted(CALLS.items()):
+            base = forms.get("kernel-entry")
+            parts = [f"{form} {seconds * 1e6:.2f} us" + (f" ({seconds / base:.2f}x)" if base and form != "kernel-entry" else "")
+                     for form, seconds in sorted(forms.items(), key=lambda item: item[1])]
+            terminalreporter.write_line(f"{group}: " + "; ".join(parts))
     if PAIRS:
         terminalreporter.section("batch.generate(out=Workspace) over the bare kernel, timed in pairs")
         for group, (estimate, low, high, n, kernel_ns) in sorted(PAIRS.items()):

@@ -154,3 +154,78 @@ def test_a_copied_or_unpickled_workspace_is_a_new_one_sharing_nothing():
         views2[0, 1], views2[0, 6] = 14, 1
         batch.generate(views2, rolls, "short", out=other)
         assert np.array_equal(first, kept)  # the original's views untouched
+
+
+# the public one-board generator ------------------------------------------------------------
+GENERATORS = {repr(r): batch.Generator(r) for r in ALL_RULES}  # reused by the examples
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=[repr(r) for r in ALL_RULES])
+@settings(max_examples=30)
+@given(data=st.data())
+def test_the_generator_gives_one_row_of_generate(rules, data):
+    board, dice = data.draw(boards(rules)), data.draw(rolls)
+    n, children, moves = GENERATORS[repr(rules)].moves(engine.as_bytes(board), *dice)
+    c, offsets, m = batch.generate(np.array([board], np.int8), np.array([dice], np.int8), rules)
+    assert (n, children, moves) == (offsets[1], c.tobytes(), m.tobytes())
+    assert batch.Generator(rules).moves(list(board), np.int64(dice[0]), dice[1]) == (n, children, moves)
+    found = engine.results(engine.as_bytes(board), dice, rules, "python")
+    assert sorted(children[26 * i: 26 * i + 26] for i in range(n)) == sorted(child for child, _ in found)
+
+
+def test_the_reference_generator_answers_in_the_same_layout(monkeypatch):
+    monkeypatch.setattr(engine, "_core", None)
+    board = engine.as_bytes(SHORT_START)
+    n, children, moves = batch.Generator("short").moves(board, 3, 1)
+    monkeypatch.undo()
+    core = batch.Generator("short").moves(board, 3, 1)
+    assert n == core[0] and sorted(children[26 * i: 26 * i + 26] for i in range(n)) == \
+        sorted(core[1][26 * i: 26 * i + 26] for i in range(n))
+
+
+@pytest.mark.parametrize("board, dice, error, match", [
+    (engine.as_bytes(SHORT_START), (7, 1), "InvalidDiceError", "1..6"),
+    (engine.as_bytes(SHORT_START), (True, 1), "InvalidDiceError", "True"),
+    (engine.as_bytes(SHORT_START), (2 ** 70, 1), "InvalidDiceError", "1..6"),
+    (engine.as_bytes(SHORT_START), ("3", 1), "InvalidDiceError", "'3'"),
+    (engine.as_bytes(SHORT_START)[:20], (3, 1), "InvalidPositionError", "26 int8 bytes, got 20"),
+    (bytes([100] * 26), (3, 1), "InvalidPositionError", "outside -15..15"),
+    ("board", (3, 1), "InvalidPositionError", "shape"),
+    (bytes(26), (3, 1), "InvalidPositionError", "borne off all 15"),
+    (engine.as_bytes((0, 15) + (0,) * 24), (3, 1), "GameOverError", "the game is over"),
+])
+def test_the_generator_refuses_bad_input_with_nardys_errors(board, dice, error, match):
+    for rules in ("short", "long"):
+        with pytest.raises(NardyError, match=match) as caught:
+            batch.Generator(rules).moves(board, *dice)
+        assert type(caught.value).__name__ == error
+
+
+def test_a_generator_shared_by_threads_gives_each_call_its_own_answer():
+    import pickle
+    from concurrent.futures import ThreadPoolExecutor
+
+    gen = batch.Generator("long")
+    boards_ = [engine.as_bytes(LONG_START)] * 200
+    expected = gen.moves(boards_[0], 6, 5)
+    with ThreadPoolExecutor(4) as pool:
+        assert all(r == expected for r in pool.map(lambda b: gen.moves(b, 6, 5), boards_))
+    again = pickle.loads(pickle.dumps(gen))
+    assert again.rules == gen.rules and again.moves(boards_[0], 6, 5) == expected
+
+
+@pytest.mark.parametrize("variant, board, dice", [("short", SHORT_START, (3, 1)), ("short", SHORT_START, (1, 1)),
+                                                  ("long", LONG_START, (6, 5))])
+@pytest.mark.parametrize("rows", [1, batch.SMALL - 1, batch.SMALL, 3 * batch.SMALL])
+def test_fresh_outputs_are_the_callers_own_at_their_size(variant, board, dice, rows):
+    """Both fresh paths (this thread's workspace copied out, and large calls written straight into
+    arrays sized for a guess, grown and cut to size): the workspace's arrays, owned, exactly sized."""
+    views = np.tile(np.array(board, np.int8), (rows, 1))
+    rolls = np.tile(np.array(dice, np.int8), (rows, 1))
+    rules = Rules(variant)
+    expected = [a.copy() for a in batch.generate(views, rolls, rules, out=batch.Workspace())]
+    for got in (batch.generate(views, rolls, rules), batch.generate(views.astype(np.int32), rolls, rules)):
+        assert same(got, expected)
+        assert all(a.flags.owndata and a.flags.c_contiguous and a.base is None for a in got)
+        got[0][:] = 0  # the caller's own: the next call is not changed by it
+    assert same(batch.generate(views, rolls, rules), expected)

@@ -313,3 +313,76 @@ def test_from_id_refuses_a_turn_or_rules_that_contradict_the_id():
     with pytest.raises(nardy.InvalidNotationError, match="'4HPwATDgc/ABMA' is a short nardy position, not long"):
         Position.from_id("4HPwATDgc/ABMA", "white", rules=Rules("long"))
     assert Position.from_id("4HPwATDgc/ABMA", rules=Rules("short")) == Position.start("short")
+
+
+# the engine's own moves and positions, trusted (not checked again) ---------------------------
+@pytest.mark.parametrize("variant", ["long", "short"])
+@given(data=st.data())
+def test_the_engines_moves_are_those_the_checked_constructors_make(variant, data):
+    """legal_moves' moves (made lazily, unchecked) equal, step for step with their hits, the moves
+    Position.move builds and checks; apply of one (its result remembered) equals apply of the
+    checked copy (which generates again), and children() is the same list."""
+    rules = Rules(variant)
+    p = Position(data.draw(boards(rules)), variant, data.draw(st.sampled_from(["white", "black"])))
+    dice = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
+    moves = p.legal_moves(dice)
+    for backend in (nardy.BACKEND, "python"):
+        assert [(m.dice, m.steps) for m in p.legal_moves(dice, backend=backend)] == [(m.dice, m.steps) for m in moves]
+    checked = [p.move(dice, m.pairs()) for m in moves]
+    assert [(m.dice, [(s.src, s.dst, s.hit) for s in m.steps]) for m in moves] == \
+        [(m.dice, [(s.src, s.dst, s.hit) for s in m.steps]) for m in checked]
+    assert [str(m) for m in moves] == [str(m) for m in checked] and moves == checked
+    assert [hash(m) for m in moves] == [hash(m) for m in checked]
+    assert [p.apply(m) for m in moves] == [p.apply(m) for m in checked] == p.children(dice)
+    assert [p.apply(m) for m in moves] == p.children(dice, backend="python")
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@given(data=st.data())
+def test_a_child_is_the_flipped_board_with_the_other_side_on_roll(variant, data):
+    rules = Rules(variant)
+    view = data.draw(boards(rules))
+    p = Position(view, variant, "black")
+    q = p.pass_turn()
+    assert q.view() == nardy.reference.flip(view, Variant(variant)) and q.turn is Color.WHITE
+    assert q == Position(q.view(), variant, "white", validate=False) and q.pass_turn() == p
+
+
+def test_a_move_is_trusted_only_where_it_was_made():
+    """A move of legal_moves is applied without generating again only to its own board, rules and
+    last_roll; anywhere else it is checked as any other move."""
+    p = Position.start("long")
+    move = p.legal_moves((6, 5))[0]
+    elsewhere = Position.from_points("long", white={24: 14, 1: 1}, black={24: 15}, own_numbers=True)
+    with pytest.raises(nardy.IllegalMoveError):
+        elsewhere.apply(Position.start("long").legal_moves((6, 6))[0])
+    assert elsewhere.apply(move) == elsewhere.apply(nardy.Move(move.dice, move.pairs()))
+    two_off_the_head = next(m for m in p.legal_moves((6, 6)) if [s.src for s in m.steps].count(24) > 1)
+    with pytest.raises(nardy.IllegalMoveError):
+        p.apply(two_off_the_head, Rules("long", head_exception="none"))  # made under other rules: checked
+    assert p.apply(two_off_the_head) == p.apply(nardy.Move((6, 6), two_off_the_head.pairs()))
+    with pytest.raises(InvalidArgumentError):
+        p.apply(move, backend="fortran")
+
+
+def test_the_engines_moves_pickle_and_stay_immutable():
+    move = Position.start("short").legal_moves((3, 1))[0]
+    again = pickle.loads(pickle.dumps(move))
+    assert again == move and again.steps == move.steps and repr(again) == repr(move) and type(again) is nardy.Move
+    with pytest.raises(AttributeError):
+        move.dice = (6, 6)
+    with pytest.raises(AttributeError):
+        move.colour = "white"
+    assert len({move, again, nardy.Move((3, 1), move.pairs())}) == 1
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+@given(data=st.data())
+def test_all_sequences_moves_are_those_the_checked_constructor_makes(variant, data):
+    rules = Rules(variant)
+    p = Position(data.draw(boards(rules)), variant)
+    dice = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
+    for child, moves in p.all_sequences(dice).items():
+        checked = [p.move(dice, m.pairs()) for m in moves]
+        assert [repr(m) for m in moves] == [repr(m) for m in checked] and moves == checked
+        assert all(p.apply(m) == child for m in moves)

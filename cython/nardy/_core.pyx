@@ -21,7 +21,7 @@ from cpython.pythread cimport (
 )
 from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc, qsort, realloc
 from libc.string cimport memcpy
 
 from nardy._board cimport (
@@ -39,6 +39,7 @@ cdef extern from "_batch.h":
     Py_ssize_t nardy_pips_rows(const int8_t* b, Py_ssize_t n, int variant, int32_t* out) noexcept nogil
     int nardy_use_avx2(int on) noexcept nogil
     int nardy_entries_outside(const int8_t* b) noexcept nogil
+    void nardy_copy(void* dst, const void* src, size_t n) noexcept nogil
 
 cnp.import_array()
 
@@ -198,6 +199,17 @@ def flip(const int8_t[:, ::1] views, int variant):
     return out
 
 
+cdef int larger_first(const void* a, const void* b) noexcept nogil:
+    """qsort's comparison of two rows (pointers to 26 int8): the larger array first."""
+    cdef const int8_t* x = (<const int8_t**>a)[0]
+    cdef const int8_t* y = (<const int8_t**>b)[0]
+    cdef int i
+    for i in range(VIEW):
+        if x[i] != y[i]:
+            return 1 if x[i] < y[i] else -1
+    return 0
+
+
 cdef class Generator:
     """A reusable move generator: buffers grow as needed and are kept. Meant to be one per
     thread (nardy.engine keeps one per thread); a Generator shared by threads is safe but
@@ -206,6 +218,8 @@ cdef class Generator:
     cdef gen_t g
     cdef int cap, seq_cap
     cdef PyThread_type_lock lock
+    cdef rules_t bound      # `play`'s rules and its refusals (see `bind`)
+    cdef object fail
 
     def __cinit__(self, int cap=256, int seq_cap=0):
         self.lock = PyThread_allocate_lock()
@@ -271,6 +285,75 @@ cdef class Generator:
         finally:
             PyThread_release_lock(self.lock)
 
+    def bind(self, tuple rules, fail):
+        """Fix `play`'s rules; `fail(code, board, d1, d2)` raises nardy's error for a nonzero code,
+        and for code None checks the arguments and returns them as (bytes, int, int) or raises."""
+        self.bound = as_rules(rules)
+        self.fail = fail
+
+    def play(self, board, d1, d2, bint last_roll=False):
+        """(n, children bytes n x 26, moves bytes n x 8) for one board and roll under the bound
+        rules; anything wrong goes to `fail`, which raises."""
+        cdef int a = 0, b = 0, code, n
+        cdef const int8_t* view
+        if self.fail is None:
+            raise InvalidPositionError("this Generator has no rules bound")
+        if type(board) is not bytes or len(<bytes>board) != VIEW or type(d1) is not int or type(d2) is not int:
+            board, d1, d2 = self.fail(None, board, d1, d2)
+        try:
+            a = d1
+            b = d2
+        except OverflowError:
+            a = b = 0
+        view = <const int8_t*><const char*><bytes>board
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            code = BAD_DICE
+        else:
+            code = check_entries(view)
+            if code == C_OK:
+                code = check(view, &self.bound, last_roll)
+        if code != C_OK:
+            self.fail(code, board, d1, d2)
+        self._acquire()
+        try:
+            n = self._generate(view, a, b, &self.bound, False)
+            return (n, PyBytes_FromStringAndSize(<char*>self.g.out, n * VIEW),
+                    PyBytes_FromStringAndSize(<char*>self.g.moves, n * MOVE_BYTES))
+        finally:
+            PyThread_release_lock(self.lock)
+
+    def ordered(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
+        """(code, children, moves) for one board and roll: lists of n bytes (26 and 8 each),
+        sorted by child array, largest first (entries signed): `Position.legal_moves`' order."""
+        cdef rules_t r = as_rules(rules)
+        cdef const int8_t* view = board_pointer(board)
+        cdef int code, n, i, k
+        cdef const int8_t** rows
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            return BAD_DICE, None, None
+        code = check(view, &r, last_roll)
+        if code != C_OK:
+            return code, None, None
+        self._acquire()
+        try:
+            n = self._generate(view, d1, d2, &r, False)
+            rows = <const int8_t**>malloc(n * sizeof(int8_t*))
+            if rows == NULL:
+                raise MemoryError()
+            for i in range(n):
+                rows[i] = self.g.out + i * VIEW
+            qsort(rows, n, sizeof(int8_t*), larger_first)
+            children = [None] * n
+            moves = [None] * n
+            for i in range(n):
+                k = (rows[i] - self.g.out) // VIEW
+                children[i] = PyBytes_FromStringAndSize(<const char*>rows[i], VIEW)
+                moves[i] = PyBytes_FromStringAndSize(<const char*>(self.g.moves + k * MOVE_BYTES), MOVE_BYTES)
+            free(rows)
+            return OK, children, moves
+        finally:
+            PyThread_release_lock(self.lock)
+
     def sequences(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, children n x 26, moves n x 8, sequences k x 8, result index k) as arrays."""
         cdef rules_t r = as_rules(rules)
@@ -296,90 +379,45 @@ cdef class Generator:
                 np.frombuffer(seqs, np.int8).reshape(k, MOVE_BYTES), np.frombuffer(index, np.int32))
 
 
+GUESS = 32  # results per row that `generate` first makes room for (short contact averages 20)
+
+
 def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
     """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
 
     Row i's results are children[offsets[i]:offsets[i+1]]. On a bad row nothing is generated:
     code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags).
+    The results are written once, straight into fresh numpy arrays with room for GUESS a row
+    (pages never written are never touched, and numpy asks for huge pages for large arrays),
+    grown by doubling if need be, then cut to size in place.
     """
-    cdef rules_t r = as_rules(rules)
-    cdef Py_ssize_t i = 0, n = views.shape[0]
-    cdef int code = C_OK, got, per_row = 1024
-    cdef Py_ssize_t bad = -1, total = 0, capacity = 0
-    cdef int8_t* out = NULL
-    cdef int8_t* moves = NULL
-    cdef int8_t* own_out
-    cdef int8_t* own_moves
-    cdef void* grown
-    cdef scan_t s
-    cdef gen_t g
+    cdef Py_ssize_t n = views.shape[0], least
+    cdef Workspace fresh
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
         raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
+    if n == 0:
+        return OK, -1, np.empty((0, VIEW), np.int8), np.zeros(1, np.int64), np.empty((0, MOVE_BYTES), np.int8)
     # the allocation check: every row has at least one result, so the output's least size is
     # known before anything is allocated; it is had at once, or nardy's error says what was needed
-    capacity = n + 16 * per_row
-    out = <int8_t*>malloc(capacity * VIEW)
-    moves = <int8_t*>malloc(capacity * MOVE_BYTES)
+    least = n + 16 * 1024
     try:
-        offsets = None if out == NULL or moves == NULL else np.empty(n + 1, np.int64)
+        fresh = Workspace(n * GUESS, n + 1)
     except MemoryError:
-        offsets = None
-    if offsets is None:
-        free(out)
-        free(moves)
-        raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1))
-    cdef int64_t[::1] off = offsets
-    cdef bint ready = gen_init(&g, &r, per_row) == 0
-    try:
-        with nogil:
-            off[0] = 0
-            while ready and i < n:  # each row checked, then generated straight into the output
-                code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
-                if code != C_OK:
-                    bad = i
-                    break
-                if capacity - total < per_row:
-                    capacity = 2 * capacity + 16 * per_row
-                    grown = realloc(out, capacity * VIEW)
-                    if grown == NULL:
-                        break
-                    out = <int8_t*>grown
-                    grown = realloc(moves, capacity * MOVE_BYTES)
-                    if grown == NULL:
-                        break
-                    moves = <int8_t*>grown
-                own_out, own_moves = g.out, g.moves
-                g.out, g.moves = out + total * VIEW, moves + total * MOVE_BYTES  # room for g.cap results
-                got = gen_moves_scanned(&g, &views[i, 0], &s, rolls[i, 0], rolls[i, 1])
-                g.out, g.moves = own_out, own_moves
-                if got < 0:  # more results than per_row: a larger generator, same row
-                    if gen_grow(&g) < 0:
-                        ready = False
-                        break
-                    per_row = g.cap
-                    continue
-                total += got
-                off[i + 1] = total
-                i += 1
-            if code == C_OK and i < n:  # out of memory: a bad row further on is still reported
-                while i < n:
-                    code = check_row(&views[i, 0], &rolls[i, 0], &r, &s)
-                    if code != C_OK:
-                        bad = i
-                        break
-                    i += 1
-                i = -1
-        if code != C_OK:
-            return code, bad, None, None, None
-        if i < 0:
-            raise _too_many_rows(n, capacity * (VIEW + MOVE_BYTES) + 8 * (n + 1), total)
-        children = _owning(&out, total, VIEW)
-        move_array = _owning(&moves, total, MOVE_BYTES)
-    finally:
-        gen_free(&g)
-        free(out)
-        free(moves)
-    return OK, -1, children, offsets, move_array
+        try:
+            fresh = Workspace(least, n + 1)
+        except MemoryError:
+            raise _too_many_rows(n, least * (VIEW + MOVE_BYTES) + 8 * (n + 1)) from None
+    code, bad, _, _, _ = fresh._generate(&views[0, 0], &rolls[0, 0], n, as_rules(rules))
+    if code != C_OK:
+        return code, bad, None, None, None
+    total = fresh.offsets_p[n]
+    return OK, -1, _cut(fresh._children, total), _cut(fresh._offsets, n + 1), _cut(fresh._moves, total)
+
+
+cdef object _cut(object array, Py_ssize_t rows):
+    """`array` (which nothing else refers to) cut to its first `rows` rows in place (realloc)."""
+    array.resize((rows,) + array.shape[1:], refcheck=False)
+    return array
 
 
 cdef class Workspace:
@@ -433,9 +471,11 @@ cdef class Workspace:
         return (self.result_cap * (VIEW + MOVE_BYTES) + self.row_cap * 8
                 + self.g.cap * (VIEW + MOVE_BYTES + 1) + (self.g.table_mask + 1) * 8)
 
-    def generate(self, object views, object rolls, tuple rules):
+    def generate(self, object views, object rolls, tuple rules, bint copy=False):
         """`generate` into this workspace: (code, bad row, children, offsets, moves), the arrays
-        views of its buffers (valid until its next call). Code BAD_SHAPE: views are not a
+        views of its buffers (valid until its next call), or with `copy` fresh arrays of their own
+        (the buffers then first grown to GUESS results a row: for the small calls of this thread's
+        workspace, `nardy.batch.SMALL`). Code BAD_SHAPE: views are not a
         C-contiguous int8 (n, 26) buffer or rolls not (n, 2); BAD_ENTRY: an entry of row `bad
         row` is outside -15..15; BUSY: another thread's call is generating into this workspace
         (its buffers may move: each thread needs its own)."""
@@ -453,7 +493,14 @@ cdef class Workspace:
             try:
                 if rb.shape[0] != vb.shape[0]:
                     return C_BAD_SHAPE, -1, None, None, None
-                return self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+                if copy and self.result_cap < GUESS * vb.shape[0]:  # room at once: nothing kept is copied
+                    self._grow_results(0, GUESS * vb.shape[0])
+                found = self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+                if not copy or found[0] != C_OK:
+                    return found
+                n, total = vb.shape[0], self.offsets_p[vb.shape[0]]
+                return (OK, -1, copy_of(self.children_p, total, VIEW), copy_of(self.offsets_p, n + 1, 0),
+                        copy_of(self.moves_p, total, MOVE_BYTES))
             finally:
                 PyBuffer_Release(&vb)
                 PyBuffer_Release(&rb)
@@ -510,6 +557,17 @@ cdef class Workspace:
             return code, bad, None, None, None
         return (OK, -1, view_of(self._children, self.children_p, total, VIEW),
                 view_of(self._offsets, self.offsets_p, n + 1, 0), view_of(self._moves, self.moves_p, total, MOVE_BYTES))
+
+
+cdef object copy_of(void* data, Py_ssize_t rows, int width):
+    """A fresh copy of `rows` rows at `data` (int8 rows of `width`, or int64 when width is 0)."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = rows
+    dims[1] = width
+    cdef cnp.ndarray array = (cnp.PyArray_SimpleNew(2, dims, cnp.NPY_INT8) if width
+                              else cnp.PyArray_SimpleNew(1, dims, cnp.NPY_INT64))
+    nardy_copy(cnp.PyArray_DATA(array), data, rows * (width if width else 8))
+    return array
 
 
 cdef object view_of(object base, void* data, Py_ssize_t rows, int width):
@@ -570,22 +628,6 @@ def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
     after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
     return OutOfMemoryError(f"generate over {n:,} rows needs {needed:,} bytes{after}, more memory than "
                             "could be had: generate fewer rows at a time")
-
-
-cdef object _owning(int8_t** data, Py_ssize_t rows, int width):
-    """An int8 (rows, width) array over the malloc'ed buffer *data, which it takes over (*data = NULL)."""
-    cdef cvarray wrapper
-    cdef void* shrunk
-    if rows == 0:
-        return np.empty((0, width), np.int8)
-    shrunk = realloc(data[0], rows * width)
-    if shrunk != NULL:
-        data[0] = <int8_t*>shrunk
-    wrapper = cvarray(shape=(rows, width), itemsize=1, format="b", mode="c", allocate_buffer=False)
-    wrapper.data = <char*>data[0]
-    wrapper.callback_free_data = free
-    data[0] = NULL
-    return np.asarray(wrapper)
 
 
 def perft(bytes board, int depth, tuple rules):

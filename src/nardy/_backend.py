@@ -151,6 +151,28 @@ def results(
     return [(children[26 * i: 26 * i + 26], _pairs(moves[8 * i: 8 * i + 8])) for i in range(n)]
 
 
+def ordered(
+    board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
+) -> tuple[tuple[int, int], list[bytes], list[bytes]]:
+    """`Position.legal_moves`' results from one call: (the dice as ints, the children as 26 int8
+    bytes each, their representatives as 8 bytes of (from, to) pairs, -1 padded), sorted by the
+    child's array, largest first. Raises like `results`."""
+    if backend_of(backend) == "python":
+        found = sorted(results(board, dice, rules, "python", last_roll), key=lambda r: as_ints(r[0]), reverse=True)
+        return check_dice(dice), [child for child, _ in found], [_raw(pairs) for _, pairs in found]
+    try:
+        d1, d2 = dice
+        if type(d1) is not int or type(d2) is not int:
+            d1, d2 = check_dice(dice)
+        code, children, moves = generator().ordered(board, d1, d2, core_rules(rules), last_roll)
+    except (TypeError, ValueError, OverflowError):
+        check_dice(dice)  # names what is wrong with the dice
+        raise
+    if code:
+        raise_for_code(code, as_ints(board), dice)
+    return (d1, d2), children, moves
+
+
 def sequences(
     board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
 ) -> dict[bytes, list[Pairs]]:
@@ -219,6 +241,11 @@ def as_ints(board: bytes | Sequence[int]) -> Board:
 def as_bytes(board: Sequence[int]) -> bytes:
     """A board (26 ints in -128..127) as 26 int8 bytes."""
     return _PACKING.pack(*board)
+
+
+def _raw(pairs: Pairs) -> bytes:
+    """(from, to) pairs as the core's 8 bytes, -1 padded."""
+    return bytes([n for pair in pairs for n in pair] + [0xFF] * (8 - 2 * len(pairs)))
 
 
 def _pairs(move: bytes) -> Pairs:

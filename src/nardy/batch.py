@@ -7,6 +7,7 @@ the reference instead of the compiled core, for comparison; both raise the same 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,11 @@ def as_rolls(rolls: Any, n: int) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
-SMALL = 64  # rows: below this, `generate` without `out` works in this thread's workspace and copies
+# rows: below this, `generate` without `out` works in this thread's workspace (its pages already
+# touched) and copies the results out once, at their size; from it on, the core writes them
+# straight into fresh arrays (numpy asks the OS for huge pages for large ones). The workspace is
+# sized for 32 results a row at once, so it keeps up to about 9 MB per thread that made such calls
+SMALL = 8192
 
 
 class Workspace:
@@ -84,6 +89,81 @@ class Workspace:
     def nbytes(self) -> int:
         """Bytes the workspace holds."""
         return int(self._core.nbytes)
+
+
+class Generator:
+    """Move generation for one board at a time, as fast as the compiled core goes.
+
+    >>> from nardy import Position
+    >>> gen = Generator("short")
+    >>> n, children, moves = gen.moves(Position.start("short").to_bytes(), 3, 1)
+    >>> n, len(children), len(moves)
+    (16, 416, 128)
+
+    ``gen.moves(board, d1, d2, last_roll=False)`` returns ``(n, children, moves)`` for one
+    mover's-view `board`, given as 26 int8 `bytes` (`Position.to_bytes`, a batch row's
+    ``tobytes()``; any other form `as_boards` reads is converted first), and a roll of two ints:
+    the n distinct results, `children` n x 26 int8 bytes and `moves` n x 8 int8 bytes, laid out
+    and ordered as one row of `generate`'s output. `last_roll` is `Position.legal_moves`'. Every
+    input is checked: raises `InvalidPositionError`, `InvalidDiceError` or `GameOverError`.
+
+    Threads: a Generator keeps its buffers between calls, so give each thread its own. One shared
+    by threads is safe, but its calls then run one at a time (each holds its lock). Without the
+    compiled core (NARDY_PURE_PYTHON=1) the reference answers, in the same layout.
+    """
+
+    __slots__ = ("rules", "moves", "_core")
+
+    def __init__(self, rules: Rules | Variant | str) -> None:
+        self.rules = rules if type(rules) is Rules else Rules.of(rules)
+        if engine._core is None:
+            self._core = None
+            self.moves = functools.partial(_reference_moves, self.rules)
+        else:
+            self._core = engine._core.Generator()
+            self._core.bind(engine.core_rules(self.rules), _refuse)
+            self.moves = self._core.play  # the core's own method: nothing in between
+
+    def __reduce__(self) -> tuple[type[Generator], tuple[Rules]]:
+        """A copy or an unpickled generator is a new one with the same rules (buffers are never shared)."""
+        return (Generator, (self.rules,))
+
+    def __repr__(self) -> str:
+        return f"Generator({self.rules!r})"
+
+
+def _one_board(board: Any) -> bytes:
+    """`board` as 26 int8 bytes, or `InvalidPositionError`."""
+    if isinstance(board, (bytes, bytearray, memoryview)):
+        board = bytes(board)
+        if len(board) != 26:
+            raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}")
+        return board
+    boards = as_boards(board)
+    if len(boards) != 1:
+        raise InvalidPositionError(f"one board of 26 entries, got {len(boards)} rows")
+    return boards.tobytes()
+
+
+def _refuse(code: int | None, board: Any, d1: Any, d2: Any) -> tuple[bytes, int, int]:
+    """`Generator.moves`' checks: arguments it cannot take as they are (code None) checked and
+    converted; a refusal of the core's (a nonzero code) raised as nardy's error."""
+    if code is None:
+        return (_one_board(board), *engine.check_dice((d1, d2)))
+    values = engine.as_ints(board)
+    if code == engine._core.BAD_ENTRY:
+        raise InvalidPositionError(f"an entry is outside -15..15: {list(values)}")
+    engine.raise_for_code(code, values, (d1, d2))
+    raise InvalidPositionError(f"invalid board {list(values)}")  # pragma: no cover - every code raises above
+
+
+def _reference_moves(rules: Rules, board: Any, d1: Any, d2: Any, last_roll: bool = False) -> tuple[int, bytes, bytes]:
+    """`Generator.moves` by the reference."""
+    board = _one_board(board)
+    if np.frombuffer(board, np.int8).min() < -CHECKERS or np.frombuffer(board, np.int8).max() > CHECKERS:
+        raise InvalidPositionError(f"an entry is outside -15..15: {list(engine.as_ints(board))}")
+    found = engine.results(board, (d1, d2), rules, "python", bool(last_roll))
+    return len(found), b"".join(child for child, _ in found), b"".join(engine._raw(pairs) for _, pairs in found)
 
 
 def generate(
@@ -124,9 +204,9 @@ def generate(
         if not isinstance(out, Workspace):
             raise InvalidArgumentError(f"out must be a nardy.batch.Workspace or None, got {type(out).__name__}")
     elif lean and engine._core is not None and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
-        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules))
+        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules), True)
         if code == 0:
-            return children.copy(), offsets.copy(), moves.copy()
+            return children, offsets, moves
     boards = as_boards(views)
     dice = as_rolls(rolls, len(boards))
     if engine.backend_of(backend) == "python":
@@ -135,6 +215,8 @@ def generate(
         return _generate_reference(boards, dice, rules)
     if out is not None:
         code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
+    elif len(boards) < SMALL:
+        code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules), True)
     else:
         code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
     if code == engine._core.BUSY:

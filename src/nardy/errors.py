@@ -60,6 +60,8 @@ def is_whole(value: Any) -> TypeGuard[int]:
     """A whole number: an int or numpy integer, never a bool nor a numpy timedelta64 (which numpy
     counts among its integers, and whose int() may be a datetime.timedelta). Typed as an int for
     the type checker: numpy integers compare and convert as ints do."""
+    if type(value) is int:  # the common case, without the ABC machinery
+        return True
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.timedelta64))
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
+import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,16 +41,19 @@ class Step:
         return f"Step({self.src}, {self.dst}{', hit=True' if self.hit else ''})"
 
 
-@dataclass(frozen=True)
 class Move:
     """A whole turn: the roll and its steps in the order played (none when the roll is lost).
 
     >>> str(Move((6, 5), ((24, 18), (18, 13))))
     '24/13'
+
+    Immutable; equal moves have the same dice and the same (from, to) steps (`hit` is not compared).
+    A move from `Position.legal_moves` also remembers the position it leads to, so that
+    `Position.apply` need not generate again; its steps are made when first asked for.
     """
 
-    dice: tuple[int, int]
-    steps: tuple[Step, ...] = ()
+    __slots__ = ("_dice", "_steps", "_raw", "_child", "_source")
+    __match_args__ = ("dice", "steps")
 
     def __init__(self, dice: tuple[int, int], steps: Any = ()) -> None:
         try:
@@ -61,12 +67,41 @@ class Move:
                 raise InvalidArgumentError(f"a Move's dice show 1..6, got {quoted(dice)}")
         if len(pieces) > 4:
             raise InvalidArgumentError(f"a Move has at most four steps, got {quoted(steps)}")
-        object.__setattr__(self, "dice", (int(d1), int(d2)))
-        object.__setattr__(self, "steps", tuple(pieces))
+        self._dice = (int(d1), int(d2))
+        self._steps = tuple(pieces)
+        self._raw = self._child = self._source = None
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The roll (d1, d2)."""
+        return self._dice
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps in the order played."""
+        try:
+            return self._steps
+        except AttributeError:  # made by the engine: the steps from its (from, to) bytes
+            self._steps = _steps_of(_unpack(self._source[0]), _pairs_of(self._raw))
+            return self._steps
 
     def pairs(self) -> tuple[tuple[int, int], ...]:
         """The steps as (from, to) pairs."""
-        return tuple((s.src, s.dst) for s in self.steps)
+        if self._raw is not None:
+            return _pairs_of(self._raw)
+        return tuple((s.src, s.dst) for s in self._steps)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self._dice == other._dice and self.pairs() == other.pairs()
+
+    def __hash__(self) -> int:
+        return hash((self._dice, self.pairs()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied as a plain move (the remembered result is not carried)."""
+        return (Move, (self._dice, self.steps))
 
     def __str__(self) -> str:
         """GNU Backgammon's notation: one checker's steps merged (24/13, or 24/18*/13 through a
@@ -106,7 +141,57 @@ class Move:
         return f"Move({self.dice!r}, ({steps}{',' if len(self.steps) == 1 else ''}))"
 
     def __bool__(self) -> bool:
-        return bool(self.steps)
+        return self.pairs() != ()
+
+    @classmethod
+    def _made(cls, dice: tuple[int, int], raw: bytes, child: bytes, source: tuple[bytes, Any, bool]) -> Move:
+        """A move the engine made, not checked again: `raw` its (from, to) bytes (-1 padded),
+        `child` the board it leads to, `source` (the board it is played from, the rules' codes,
+        last_roll)."""
+        move = _new(cls)
+        move._dice = dice
+        move._raw = raw
+        move._child = child
+        move._source = source
+        return move
+
+    @classmethod
+    def _played(cls, dice: tuple[int, int], view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
+        """A move of the engine's (from, to) `pairs` played from `view`, hits marked, not checked again."""
+        move = _new(cls)
+        move._dice = dice
+        move._steps = _steps_of(view, pairs)
+        move._raw = move._child = move._source = None
+        return move
+
+
+_new = object.__new__
+_unpack = struct.Struct("26b").unpack
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _pairs_of(raw: bytes) -> tuple[tuple[int, int], ...]:
+    """(from, to) pairs of the core's 8 bytes, -1 padded."""
+    return tuple((raw[i], raw[i + 1]) for i in range(0, 8, 2) if raw[i] != 0xFF)
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _step(src: int, dst: int, hit: bool) -> Step:
+    """One shared `Step` per (src, dst, hit): steps are immutable."""
+    return Step(src, dst, hit)
+
+
+def _steps_of(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[Step, ...]:
+    """The steps of `pairs` played from `view`, each hit marked."""
+    board = list(view)
+    steps = []
+    for src, dst in pairs:
+        hit = dst > 0 and board[dst] == -1
+        board[src] -= 1
+        if dst > 0:
+            board[dst] = 1 if hit else board[dst] + 1
+        steps.append(_step(src, dst, hit))
+    return tuple(steps)
 
 
 __all__ = ["BAR", "OFF", "Move", "Step"]

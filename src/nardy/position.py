@@ -211,16 +211,18 @@ class Position:
         `last_roll`: long nardy with last_roll_draw, the opponent has just borne off all 15 and
         this is the final roll. Raises `InvalidDiceError`, `InvalidPositionError` or `GameOverError`.
         """
-        return [self.move(dice, pairs) for _, pairs in self._results(dice, rules, backend, last_roll)]
+        return self._plays(dice, rules, backend, last_roll)[0]
 
     def children(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> list[Position]:
         """The distinct positions the roll leads to, with the other side on roll (same order as `legal_moves`)."""
-        return [self._after(child) for child, _ in self._results(dice, rules, backend)]
+        children = self._plays(dice, rules, backend)[1]
+        return _positions(children, self.variant, self.turn.other)
 
     def all_sequences(self, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> dict[Position, list[Move]]:
         """Every legal step sequence of the roll, grouped by the position it leads to."""
         grouped = engine.sequences(self._board, dice, self._rules(rules), backend)
-        return {self._after(child): [self.move(dice, seq) for seq in seqs] for child, seqs in grouped.items()}
+        roll, view, played = (int(dice[0]), int(dice[1])), self.view(), Move._played
+        return {self._after(child): [played(roll, view, seq) for seq in seqs] for child, seqs in grouped.items()}
 
     def apply(
         self, move: Move | str, rules: Rules | None = None, *, backend: str | None = None, last_roll: bool = False,
@@ -235,6 +237,9 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
+        if type(move) is Move and move._source is not None and dice is None and self._trusts(move, rules, last_roll):
+            engine.backend_of(backend)  # (an unknown backend is still refused)
+            return self._after(move._child)
         if isinstance(move, str):
             move = self._read_move(move, dice, rules, backend, last_roll)
         elif not isinstance(move, Move):
@@ -293,18 +298,30 @@ class Position:
         return self._after(self._board)
 
     # helpers ----------------------------------------------------------------------------------
-    def _results(self, dice: Sequence[int], rules: Rules | None, backend: str | None,
-                 last_roll: bool = False) -> list[tuple[bytes, engine.Pairs]]:
-        """The distinct results with their representatives, in one order whatever the backend."""
-        found = engine.results(self._board, dice, self._rules(rules), backend, last_roll)
-        return sorted(found, key=lambda r: engine.as_ints(r[0]), reverse=True)
+    def _plays(self, dice: Sequence[int], rules: Rules | None, backend: str | None,
+               last_roll: bool = False) -> tuple[list[Move], list[bytes]]:
+        """`legal_moves` and the result of each (mover's view, before the turn passes), from one
+        call of the generator; the moves are the engine's, not checked again."""
+        rules = self._rules(rules)
+        dice, children, raws = engine.ordered(self._board, dice, rules, backend, last_roll)
+        source = (self._board, engine.core_rules(rules), bool(last_roll))
+        made = Move._made
+        return [made(dice, raw, child, source) for raw, child in zip(raws, children)], children
+
+    def _trusts(self, move: Move, rules: Rules, last_roll: bool) -> bool:
+        """Was `move` made by `legal_moves` of this board under these rules and `last_roll`? Then
+        it is legal and the result it remembers is the one `apply` would find."""
+        board, codes, last = move._source
+        return board == self._board and last == bool(last_roll) and codes == engine.core_rules(rules)
 
     def _rules(self, rules: Rules | None) -> Rules:
+        if rules is None:
+            return _DEFAULT_RULES[self.variant]
         return rules_for(self.variant, rules)
 
     def _after(self, child: bytes) -> Position:
-        flipped = engine.as_bytes(reference.flip(engine.as_ints(child), self.variant))
-        return Position(flipped, self.variant, self.turn.other, validate=False)
+        """The position of a checked mover's-view `child`, the turn passed (not checked again)."""
+        return _positions([child], self.variant, self.turn.other)[0]
 
     def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
         """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
@@ -348,6 +365,26 @@ class Position:
     def __reduce__(self) -> tuple[Any, ...]:
         # not re-validated: a position may be valid only under rules other than the default
         return (_unpickled, (self._board, self.variant.value, self.turn.name.lower()))
+
+
+_DEFAULT_RULES = {variant: Rules(variant) for variant in Variant}
+_NEGATED = bytes(-n & 0xFF for n in range(256))  # bytes.translate's table: each int8 negated
+_new = object.__new__
+_set_board, _set_variant, _set_turn = (getattr(Position, name).__set__ for name in Position.__slots__)
+
+
+def _positions(children: list[bytes], variant: Variant, turn: Color) -> list[Position]:
+    """The positions of checked mover's-view boards after a move, seen by `turn` (not checked again)."""
+    made = []
+    short = variant is Variant.SHORT
+    for child in children:
+        flipped = child.translate(_NEGATED)
+        position = _new(Position)
+        _set_board(position, flipped[::-1] if short else flipped[25:] + flipped[13:25] + flipped[1:13] + flipped[:1])
+        _set_variant(position, variant)
+        _set_turn(position, turn)
+        made.append(position)
+    return made
 
 
 def _unpickled(board: bytes, variant: str, turn: str) -> Position:

@@ -96,7 +96,7 @@ def test_refuses_what_is_not_a_file(tmp_path) -> None:
         load_met(tmp_path)
     with pytest.raises(InvalidArgumentError):
         load_met(3)  # type: ignore[arg-type]
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(InvalidArgumentError, match="absent.xml"):  # nardy's error, never FileNotFoundError
         load_met(tmp_path / "absent.xml")
 
 

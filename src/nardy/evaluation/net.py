@@ -368,9 +368,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
-    results = position._results(dice, rules, None)       # legal_moves' order, with each result
-    moves = [position.move(dice, pairs) for _, pairs in results]
-    after = np.frombuffer(b"".join(child for child, _ in results), np.int8).reshape(-1, 26)
+    moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = swap_sides(evaluate_boards(after, rules, net, after=True))
     equities = raw_equity(probs)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
