@@ -576,4 +576,4 @@ def test_a_missing_match_file_is_nardys_error_naming_the_path(module, tmp_path):
 
     missing = tmp_path / f"nowhere.{'mat' if module == 'matfile' else 'sgf'}"
     with pytest.raises(InvalidArgumentError, match=f"cannot read '{missing}': No such file or directory"):
-        importlib.import_module(f"nardy.{module}").load(missing)
+        importlib.import_module(f"nardy.formats.{module}").load(missing)
