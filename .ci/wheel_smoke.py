@@ -15,6 +15,7 @@ site = Path(nardy.__file__).resolve().parent
 assert "site-packages" in site.parts, f"nardy imported from {site}, not from the installed wheel"
 assert nardy.BACKEND == "cython", nardy.BACKEND
 assert list(site.glob("_core*.so")), "the wheel has no compiled core"
+assert sorted(p.name for p in (site / "evaluation" / "nets").glob("*.npz")) == ["long.npz", "short.npz"], "no shipped nets"
 
 start = Position.start("short")
 moves = start.legal_moves((6, 5))

@@ -31,10 +31,11 @@ from typing import Iterator
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent / "tests" / "oracle"))
 
-from nardy import Color, Position, Rules, matfile  # noqa: E402
-from nardy.analysis import cube_turns  # noqa: E402
-from nardy.cube import decide  # noqa: E402
-from nardy.notation import MatchState, match_id, position_id  # noqa: E402
+from nardy import Color, Position, Rules  # noqa: E402
+from nardy.formats import matfile  # noqa: E402
+from nardy.evaluation.analysis import cube_turns  # noqa: E402
+from nardy.evaluation.cube import decide  # noqa: E402
+from nardy.formats.ids import MatchState, match_id, position_id  # noqa: E402
 
 ARCHIVES = HERE.parent / "tests" / "data" / "archives"
 SEED = 20261203

@@ -67,7 +67,8 @@ def movegen(variant: str, kind: str) -> Callable[[Callable[[], None]], dict[str,
 
 def single_call(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
     def run(begin: Callable[[], None]) -> dict[str, int]:
-        from nardy import Rules, engine
+        from nardy import Rules
+        from nardy import _backend as engine
 
         views, rolls = corpus(variant, "contact", 40)
         boards = [v.tobytes() for v in views]
@@ -84,7 +85,8 @@ def kernel_or_workspace(variant: str, kind: str, form: str) -> Callable[[Callabl
     through `Workspace.generate` (every row checked, the results kept in buffers sized by the
     setup, so nothing grows): per row, their difference is what the batch API adds (issue 13)."""
     def run(begin: Callable[[], None]) -> dict[str, int]:
-        from nardy import Rules, engine
+        from nardy import Rules
+        from nardy import _backend as engine
 
         views, rolls = (np.ascontiguousarray(a) for a in corpus(variant, kind, 100))
         codes = engine.core_rules(Rules(variant))
@@ -134,7 +136,8 @@ def six_blocks(begin: Callable[[], None]) -> dict[str, int]:
 
 
 def status(begin: Callable[[], None]) -> dict[str, int]:
-    from nardy import Rules, engine
+    from nardy import Rules
+    from nardy import _backend as engine
     from nardy import _core
 
     views = rows("long", 20_000)
@@ -146,7 +149,8 @@ def status(begin: Callable[[], None]) -> dict[str, int]:
 
 def perft(variant: str, depth: int) -> Callable[[Callable[[], None]], dict[str, int]]:
     def run(begin: Callable[[], None]) -> dict[str, int]:
-        from nardy import Position, Rules, engine
+        from nardy import Position, Rules
+        from nardy import _backend as engine
 
         board, rules = Position.start(variant).to_bytes(), Rules(variant)
         begin()
@@ -167,7 +171,7 @@ def simulate(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
 
 def environment(variant: str, steps: int, games: int = 256):
     """A VectorEnv of `games` games after `steps` random steps (none of them measured)."""
-    from nardy.env import VectorEnv
+    from nardy.play.env import VectorEnv
 
     env = VectorEnv(variant, games, seed=1)
     env.reset()
@@ -178,7 +182,7 @@ def environment(variant: str, steps: int, games: int = 256):
 
 def env_step(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
     def run(begin: Callable[[], None]) -> dict[str, int]:
-        from nardy.env import VectorEnv
+        from nardy.play.env import VectorEnv
 
         env = VectorEnv(variant, 64, seed=1)
         env.reset()
@@ -233,7 +237,7 @@ def bearoff_lookup(begin: Callable[[], None]) -> dict[str, int]:
 
 def net_forward(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
     def run(begin: Callable[[], None]) -> dict[str, int]:
-        from nardy.eval import default_net
+        from nardy.evaluation.net import default_net
 
         env = environment(variant, 20)
         boards = np.ascontiguousarray(env.afterstates)

@@ -14,7 +14,8 @@ import argparse
 import random
 from pathlib import Path
 
-from nardy import Rules, engine, reference
+from nardy import Rules, reference
+from nardy import _backend as engine
 
 SEED = 20261129
 PER_CLASS = 1000

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from nardy import Rules
-from nardy.simulate import simulate
+from nardy.play.simulate import simulate
 
 SEED = 20261203
 GAMES = 100_000

@@ -22,7 +22,8 @@ import time
 
 import numpy as np
 
-from nardy import Position, Rules, Variant, batch, race, simulate
+from nardy import Position, Rules, Variant, batch, simulate
+from nardy.evaluation import bearoff as race
 from nardy import _simulate
 
 P = race.PIPS_PER_TURN
@@ -91,7 +92,7 @@ def main() -> None:
         sides = np.unique(sides[(sides[:, 7:26] > 0).any(1)], axis=0)
         sides = sides[rng.choice(len(sides), min(args.sides, len(sides)), replace=False)]
         rules = Rules(variant)
-        from nardy import engine
+        from nardy import _backend as engine
 
         rollouts = _simulate.race_turns(sides, args.trials, np.random.PCG64(3), engine.core_rules(rules), table.mean)
         model, rms = fit(variant, sides, rollouts)

@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from nardy import Rules
-from nardy.analysis import board_after
-from nardy.env import VectorEnv
-from nardy.eval import Net, default_net
-from nardy.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
+from nardy.evaluation.analysis import board_after
+from nardy.play.env import VectorEnv
+from nardy.evaluation.net import Net, default_net
+from nardy.evaluation.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
 

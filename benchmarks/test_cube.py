@@ -14,9 +14,9 @@ import pytest
 
 from conftest import per_item
 from nardy import Position
-from nardy.cube import decide
-from nardy.eval import evaluate
-from nardy.notation import MatchState
+from nardy.evaluation.cube import decide
+from nardy.evaluation.net import evaluate
+from nardy.formats.ids import MatchState
 
 STATES = [MatchState(jacoby=True), MatchState(match_length=7), MatchState(match_length=7, score=(2, 4)),
           MatchState(match_length=7, score=(5, 3), cube_value=2, cube_owner=1)]

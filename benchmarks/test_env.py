@@ -14,7 +14,7 @@ import pytest
 
 from conftest import per_item
 from nardy import simulate
-from nardy.env import VectorEnv
+from nardy.play.env import VectorEnv
 
 GAME_STEPS = {1: 2_000, 256: 20_000, 4096: 40_960}  # per round
 WARM_UP = 300  # steps before timing
@@ -81,7 +81,7 @@ def test_gymnasium_vector_steps(benchmark, variant):
     """The Gymnasium adapter at N = 4096 with its default next-step autoreset: the core's step
     plus the adapter's final observations, skipped slots and action-space update."""
     pytest.importorskip("gymnasium")
-    from nardy.gym_env import GymnasiumVectorEnv
+    from nardy.play.gym import GymnasiumVectorEnv
 
     benchmark.group = f"env-steps-{variant}"
     env = GymnasiumVectorEnv(variant, 4096, seed=1)

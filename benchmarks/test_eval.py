@@ -13,7 +13,7 @@ import pytest
 
 from conftest import per_item
 from nardy import Position, Rules, batch
-from nardy.eval import Net, default_net, rank
+from nardy.evaluation.net import Net, default_net, rank
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_rank_a_mixed_roll(benchmark, corpus, variant: str, ply: int) -> None:
 def test_rollout_1296_games(benchmark, variant: str) -> None:
     """A rollout of 1296 games of the start (a contact position), 0-ply, no luck adjustment.
     Target: at most 1 s on one core."""
-    from nardy.rollout import rollout
+    from nardy.evaluation.rollout import rollout
 
     benchmark.group = "eval-rollout"
     result = benchmark.pedantic(rollout, (Position.start(variant), 1296), kwargs={"seed": 1}, rounds=3)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from nardy import Rules, matfile, sgf
+from nardy import Rules
+from nardy.formats import matfile
+from nardy.formats import sgf
 
 ARCHIVES = Path(__file__).parents[1] / "tests" / "data" / "archives"
 FILLER = "gnubg 0.508081 0.134545 0.006763 [a] \\ 1-0 cube: no double, take\n"

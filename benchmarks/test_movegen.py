@@ -8,7 +8,8 @@ import pytest
 
 import numpy as np
 
-from nardy import Rules, batch, engine
+from nardy import Rules, batch
+from nardy import _backend as engine
 from conftest import per_item, record_form, record_pairs
 
 SAMPLE = 60  # positions (x 21 rolls) on which the reference runs beside the core

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from nardy import Position, Rules, batch, engine
+from nardy import Position, Rules, batch
+from nardy import _backend as engine
 from conftest import per_item, record_call
 
 CALLS = 50  # positions (x 21 rolls) of the short contact corpus
@@ -58,7 +59,7 @@ def test_one_position_at_a_time(benchmark, corpus, variant, form):
 @pytest.mark.parametrize("form", ["kernel-entry", "rank"])
 def test_rank_of_a_twenty_play_roll(benchmark, corpus, form):
     """`eval.rank(ply=0)` of short contact rolls with exactly 20 legal plays."""
-    from nardy import eval as nardy_eval
+    from nardy.evaluation import net as nardy_eval
 
     benchmark.group = "rank-short-20-plays"
     calls = calls_of(corpus, "short", plays=20)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nardy import Position, Rules, engine
+from nardy import Position, Rules
+from nardy import _backend as engine
 
 
 def start(variant):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Rules, engine, race
+from nardy import Rules
+from nardy import _backend as engine
+from nardy.evaluation import bearoff as race
 from nardy import _bearoff
 from conftest import per_item
 

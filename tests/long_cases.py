@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from nardy import Rules, engine
+from nardy import Rules
+from nardy import _backend as engine
 
 Board = tuple[int, ...]
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 from nardy import Color, Move, Position
-from nardy.svg import board
+from nardy.formats.svg import board
 
 
 def _played(variant: str, rolls: list[tuple[int, int]]) -> Position:

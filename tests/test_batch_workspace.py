@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError, Rules, batch, engine
+from nardy import NardyError, Rules, batch
+from nardy import _backend as engine
 from strategies import ALL_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)

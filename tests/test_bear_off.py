@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from nardy import Color, GameOverError, IllegalMoveError, Move, Position, Rules, engine
+from nardy import Color, GameOverError, IllegalMoveError, Move, Position, Rules
+from nardy import _backend as engine
 
 VARIANTS = ["short", "long"]
 OPP = {12: 2}

@@ -254,7 +254,7 @@ def test_simulate_checks_its_output_path_before_playing(tmp_path, monkeypatch, c
     def must_not_run(*args, **kwargs):
         raise AssertionError("the games were played before the output path was checked")
 
-    monkeypatch.setattr(importlib.import_module("nardy.simulate"), "simulate", must_not_run)
+    monkeypatch.setattr(importlib.import_module("nardy.play.simulate"), "simulate", must_not_run)
     for path, message in ((tmp_path / "games.json", "must end in .npz or .csv"),
                           (tmp_path / "missing" / "games.csv", "no directory"),
                           (tmp_path, "must end in")):
@@ -270,7 +270,7 @@ def test_simulate_checks_its_output_path_before_playing(tmp_path, monkeypatch, c
 def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch, capsys):
     import errno
 
-    from nardy.simulate import Simulation
+    from nardy.play.simulate import Simulation
 
     path = tmp_path / "games.csv"
     path.write_text("the old file\n")
@@ -510,7 +510,7 @@ def test_simulate_refuses_a_folder_where_no_file_can_be_made_before_playing(monk
     def must_not_run(*args, **kwargs):
         raise AssertionError("the games were played before the output path was checked")
 
-    monkeypatch.setattr(importlib.import_module("nardy.simulate"), "simulate", must_not_run)
+    monkeypatch.setattr(importlib.import_module("nardy.play.simulate"), "simulate", must_not_run)
     assert main(["simulate", "short", "--games", "10", "--out", "/proc/x.npz"]) == 2
     err = capsys.readouterr().err
     assert "cannot write '/proc/x.npz': no file can be made in '/proc'" in err and "Traceback" not in err
@@ -618,9 +618,10 @@ def test_show_of_an_id_with_its_match_id_shows_the_cube_score_and_dice():
 
 
 def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
-    from nardy import Match, Position, matfile
-    from nardy.analysis import analyse
-    from nardy.rollout import rollout
+    from nardy import Match, Position
+    from nardy.formats import matfile
+    from nardy.evaluation.analysis import analyse
+    from nardy.evaluation.rollout import rollout
 
     seen = []
     with_progress = rollout(Position.start("short"), 300, chunk_size=100, threads=2,

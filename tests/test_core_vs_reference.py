@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy import NardyError, Position, Rules, batch, engine, reference, simulate
+from nardy import NardyError, Position, Rules, batch, reference, simulate
+from nardy import _backend as engine
 from strategies import ALL_RULES, LONG_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)

@@ -3,7 +3,7 @@
 import pytest
 
 import nardy
-from nardy import engine
+from nardy import _backend as engine
 
 
 def test_the_hierarchy():

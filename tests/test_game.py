@@ -369,7 +369,8 @@ def test_resign_takes_a_whole_1_2_or_3_and_forfeit_what_the_files_carry():
 
 
 def test_the_largest_forfeit_reads_back_from_both_formats():
-    from nardy import matfile, sgf
+    from nardy.formats import matfile
+    from nardy.formats import sgf
     from nardy.game import MAX_POINTS
 
     m = Match("short", 3, seed=1)
@@ -445,7 +446,7 @@ def test_a_roll_off_after_the_starter_is_decided_says_why():
 def test_match_state_players_are_gnubgs_the_opposite_of_color_and_documented_so():
     from pathlib import Path
 
-    from nardy.notation import MatchState
+    from nardy.formats.ids import MatchState
 
     match = Match("short", 5, seed=1)
     game = match.new_game(starter="white")

@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 
 import nardy
-from nardy import Position, Rules, engine
+from nardy import Position, Rules
+from nardy import _backend as engine
 
 pytest.importorskip("gnubg_nn")
 

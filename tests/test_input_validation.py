@@ -31,10 +31,11 @@ from nardy import (
     Variant,
     batch,
 )
-from nardy.notation import LONG_ID_PREFIX, MatchState, _encode, match_id, parse_match_id, parse_xgid, read_position, xgid
+from nardy.formats.ids import LONG_ID_PREFIX, MatchState, encode_key, match_id, parse_match_id, xgid
+from nardy.position import parse_xgid, read_position
 from nardy.errors import check_whole
 from nardy.move import Step
-from nardy.race import BearoffTable
+from nardy.evaluation.bearoff import BearoffTable
 from strategies import boards
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -135,7 +136,7 @@ def test_a_long_id_whose_sides_share_a_point_is_rejected():
     theirs = [0] * 25
     mine[12], mine[23] = 1, 14
     theirs[0], theirs[23] = 1, 14
-    text = f"{LONG_ID_PREFIX}W:{_encode([theirs, mine])}"
+    text = f"{LONG_ID_PREFIX}W:{encode_key([theirs, mine])}"
     with pytest.raises(InvalidNotationError, match="both sides on point 13"):
         Position.from_id(text)
 
@@ -222,7 +223,7 @@ def test_timedelta_scalars_are_not_whole_numbers_anywhere(unit):
 
 @pytest.mark.parametrize("bad", ["x", None, 5])
 def test_position_id_takes_a_position_as_xgid_does(bad):
-    from nardy.notation import position_id
+    from nardy.formats.ids import position_id
 
     for call in (position_id, xgid):
         with pytest.raises(nardy.InvalidArgumentError, match="takes a Position"):
@@ -235,7 +236,8 @@ def test_the_readers_strict_flag_is_true_or_false_never_truthiness(strict):
     game.roll_off()
     game.play(game.legal_moves()[0])
     game.resign(1)
-    from nardy import matfile, sgf
+    from nardy.formats import matfile
+    from nardy.formats import sgf
 
     for module in (matfile, sgf):
         text = module.write(game)
@@ -349,7 +351,7 @@ def _fields(value: object) -> dict[str, object]:
 
 
 def _values() -> list[object]:
-    from nardy import race
+    from nardy.evaluation import bearoff as race
 
     p, rules = _only_valid_under_other_rules()
     game = Game("short", seed=5)
@@ -449,7 +451,7 @@ def test_a_net_file_with_a_broken_header_is_refused_by_name(tmp_path):
 
     import numpy as np
 
-    from nardy.eval import Net
+    from nardy.evaluation.net import Net
 
     net = Net.initial("short", 8)
     for header in ({"format": "nardy-net", "version": 1, "meta": {}},
@@ -471,8 +473,10 @@ def test_simulation_results_are_written_whatever_the_case_of_the_extension(tmp_p
 
 
 def _path_calls():
-    from nardy import matfile, race, sgf
-    from nardy.eval import Net, default_net
+    from nardy.formats import matfile
+    from nardy.evaluation import bearoff as race
+    from nardy.formats import sgf
+    from nardy.evaluation.net import Net, default_net
 
     match = nardy.Match("short", 3)
     return {
@@ -497,9 +501,10 @@ def test_every_path_argument_is_a_str_or_path_never_a_file_descriptor(name, path
 # --- choice and flag arguments: compared by type first, never by an array's truth value ----------
 
 def _choice_calls():
-    from nardy import race, svg
-    from nardy.env import VectorEnv
-    from nardy.rollout import rollout
+    from nardy.evaluation import bearoff as race
+    from nardy.formats import svg
+    from nardy.play.env import VectorEnv
+    from nardy.evaluation.rollout import rollout
 
     p, boards = Position.start("short"), np.zeros((1, 26), np.int8)
     yield lambda a: Rules("long", koks=a)
@@ -524,7 +529,7 @@ def test_array_valued_choice_arguments_are_refused_by_nardy(value):
 
 
 def test_flags_are_true_or_false_never_read_by_truthiness():
-    from nardy import race
+    from nardy.evaluation import bearoff as race
 
     with pytest.raises(nardy.SimulationError, match="record is True or False, got 'no'"):
         nardy.simulate("short", 2, record="no")
@@ -547,7 +552,7 @@ def test_check_choice_and_check_flag_name_the_parameter_and_choices():
 
 @pytest.mark.parametrize("options", [[], "", 0, {"x": 1}])
 def test_reset_takes_no_options_but_none_or_an_empty_dict(options):
-    from nardy.env import VectorEnv
+    from nardy.play.env import VectorEnv
 
     env = VectorEnv("short", 2, seed=1)
     env.reset(options={})
@@ -571,4 +576,4 @@ def test_a_missing_match_file_is_nardys_error_naming_the_path(module, tmp_path):
 
     missing = tmp_path / f"nowhere.{'mat' if module == 'matfile' else 'sgf'}"
     with pytest.raises(InvalidArgumentError, match=f"cannot read '{missing}': No such file or directory"):
-        importlib.import_module(f"nardy.{module}").load(missing)
+        importlib.import_module(f"nardy.formats.{module}").load(missing)

@@ -22,16 +22,8 @@ from long_cases import (
     results,
     results_with_pairs,
 )
-from nardy import (
-    Color,
-    GameOverError,
-    IllegalMoveError,
-    InvalidPositionError,
-    Move,
-    Position,
-    Status,
-    engine,
-)
+from nardy import Color, GameOverError, IllegalMoveError, InvalidPositionError, Move, Position, Status
+from nardy import _backend as engine
 
 DEFAULT = long_rules()
 HEAD_OPTIONS = ("strict", "permission", "none")

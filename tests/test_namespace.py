@@ -23,17 +23,19 @@ MODULES = sorted(module_name(p) for p in SRC.rglob("*.py") if p.name != "__main_
 def test_dir_shows_no_helpers_of_the_package_itself() -> None:
     names = dir(nardy)
     assert "importlib" not in names and "ModuleType" not in names
-    assert {"Position", "simulate", "svg", "env", "race", "batch"} <= set(names)
+    assert {"Position", "simulate", "formats", "play", "evaluation", "batch"} <= set(names)
+    assert not {"svg", "env", "race", "eval", "engine", "training"} & set(names)  # the deprecated names
     assert [n for n in nardy.__all__ if not hasattr(nardy, n)] == []
 
 
 def test_every_module_is_counted() -> None:
     assert len(MODULES) >= 30 and "nardy" in MODULES and "nardy.reference.movegen" in MODULES
+    assert {"nardy.formats.notation", "nardy.play.gym", "nardy.evaluation.net", "nardy._backend"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_every_module_declares_all(name: str) -> None:
-    if name == "nardy.gym_env" and importlib.util.find_spec("gymnasium") is None:
+    if name == "nardy.play.gym" and importlib.util.find_spec("gymnasium") is None:
         pytest.skip("needs gymnasium")
     module = importlib.import_module(name)
     exported = module.__dict__.get("__all__")

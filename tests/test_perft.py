@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import nardy
-from nardy import Position, Rules, engine
+from nardy import Position, Rules
+from nardy import _backend as engine
 
 DATA = Path(__file__).parent / "data" / "perft"
 FILES = ("short.perft", "long.perft")

@@ -235,7 +235,7 @@ def ascii_columns(text: str) -> dict[int, tuple[str, int]]:
 @pytest.mark.parametrize("numbers", ["mover", "white"])
 def test_every_step_of_a_move_starts_and_ends_on_the_ascii_labels_its_text_names(variant, starter, numbers):
     """Before and after a move, the columns its text names lose and gain the mover's checkers."""
-    from nardy.diagram import SYMBOL, diagram
+    from nardy.formats.diagram import SYMBOL, diagram
     from nardy.position import own_point
 
     for position, move in played_moves(variant, starter, seed=3):
@@ -267,7 +267,7 @@ def test_ascii_labels_follow_the_side_on_roll():
     long_black = str(Position.start("long", "black")).splitlines()
     assert long_black[1].startswith(" +-1--2--3--4--5--6-------7--8--9-10-11-12-+")
     assert long_black[-1].startswith(" +24-23-22-21-20-19------18-17-16-15-14-13-+")  # Black's head (bottom left) is its 24
-    from nardy.diagram import diagram
+    from nardy.formats.diagram import diagram
 
     fixed = diagram(Position.start("short", "black"), numbers="white").splitlines()
     assert fixed[1].startswith(" +13-14-15-16-17-18") and fixed[-1].startswith(" +12-11-10")

@@ -20,11 +20,12 @@ import numpy as np
 import pytest
 
 import nardy
-from nardy import InvalidPositionError, Position, Rules, SimulationError, engine, reference, simulate
-from nardy.rollout import rollout
+from nardy import InvalidPositionError, Position, Rules, SimulationError, reference, simulate
+from nardy import _backend as engine
+from nardy.evaluation.rollout import rollout
 from nardy.status import Status
 
-simulate_module = importlib.import_module("nardy.simulate")  # `nardy.simulate` is the function
+simulate_module = importlib.import_module("nardy.play.simulate")  # `nardy.simulate` is the function
 pytestmark = pytest.mark.skipif(nardy.BACKEND != "cython", reason="the compiled core is disabled")
 
 
@@ -40,7 +41,8 @@ def test_one_generator_shared_by_threads_gives_every_thread_the_right_answers():
     result = run_python("""
         import threading
         import numpy as np
-        from nardy import Rules, engine, simulate
+        from nardy import Rules, simulate
+        from nardy import _backend as engine
         from nardy import _core
         rules = engine.core_rules(Rules("short"))
         boards = sorted({row[:26].tobytes() for row in simulate("short", 2, seed=1, threads=1, record=True).trace})
@@ -180,7 +182,7 @@ def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_le
     # interrupts here land while items are queued, taken, finished and passed on.
     result = run_python("""
         import _thread, queue, random, signal, threading, time
-        from nardy.threads import map_in_order
+        from nardy.play.threads import map_in_order
         random.seed(1)
         delays = queue.SimpleQueue()  # one interrupter thread (a Timer's start could take the interrupt)
 
@@ -209,7 +211,7 @@ def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_le
 
 
 def test_threaded_map_passes_results_in_order_and_raises_the_first_error_after_those_before_it():
-    from nardy.threads import map_in_order
+    from nardy.play.threads import map_in_order
 
     taken: list[int] = []
     map_in_order(lambda x: (time.sleep(0.001 * (x % 3)), x * x)[1], range(40), 3, taken.append)
@@ -229,7 +231,8 @@ def test_threaded_map_passes_results_in_order_and_raises_the_first_error_after_t
 
 
 def test_ctrl_c_stops_the_bear_off_table_build_and_race_rollouts():
-    from nardy import _bearoff, _simulate, race
+    from nardy import _bearoff, _simulate
+    from nardy.evaluation import bearoff as race
 
     assert interrupted_after(0.05, _bearoff.build, engine.core_rules(Rules("short"))) < 10
     views = np.zeros((1, 26), np.int8)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from nardy import IllegalMoveError, Move, Position, Rules, Step, engine
+from nardy import IllegalMoveError, Move, Position, Rules, Step
+from nardy import _backend as engine
 
 SHORT = Rules("short")
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import engine, reference
+from . import _backend as engine, reference
 from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError, is_choice
 from .rules import CHECKERS, Rules, Variant
 

@@ -15,12 +15,12 @@ from typing import Any, BinaryIO, TextIO, cast
 
 import numpy as np
 
-from . import __version__, batch, engine
-from .diagram import NUMBERS, diagram
+from . import __version__, batch, _backend as engine
+from .formats.diagram import NUMBERS, diagram
 from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
-from .notation import read_position, xgid
-from .position import Position
+from .formats.ids import xgid
+from .position import Position, read_position
 from .rules import OPTIONS, Color, Rules, Variant
 
 POSITION_HELP = ("26 comma-separated ints (mover's view), a position ID (gnubg's, optionally ':MATCHID'; "
@@ -114,7 +114,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> None:
 
 def _match_state(text: str, rules: Rules) -> Any:
     """The `MatchState` an ID:MATCHID or an XGID carries besides the board (None for the others)."""
-    from .notation import parse_match_id, parse_xgid
+    from .formats.ids import parse_match_id
+    from .position import parse_xgid
 
     text = text.strip()
     if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
@@ -147,7 +148,7 @@ def _describe_state(state: Any) -> str:
 
 
 def cmd_svg(args: argparse.Namespace, out: TextIO) -> None:
-    from .svg import board
+    from .formats.svg import board
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -300,7 +301,7 @@ MATCH_SUFFIXES = (".mat", ".sgf")
 def _load_match(path: str, strict: bool = True, jacoby: bool = False) -> Any:
     """A match file by its suffix: `.sgf` is GNU Backgammon's SGF, anything else `.mat` text
     (read as played with the Jacoby rule if `jacoby`: a .mat header does not say; SGF does)."""
-    from . import matfile, sgf
+    from .formats import matfile, sgf
 
     if path.lower().endswith(".sgf"):
         return sgf.load(path, strict=strict)
@@ -335,7 +336,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> None:
     if len(args.files) == 1 and (os.path.isfile(one) or not (os.path.isdir(one) or glob.has_magic(one))):
         _replay_one(args, _load_match(args.files[0], strict, args.jacoby), out)
         return
-    from .matfile import looks_like_match
+    from .formats.matfile import looks_like_match
 
     paths: list[str] = []
     failed = 0
@@ -404,7 +405,7 @@ def _replay_one(args: argparse.Namespace, record: Any, out: TextIO) -> None:
 
 
 def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
-    from . import matfile, sgf
+    from .formats import matfile, sgf
 
     if not args.source.lower().endswith((*MATCH_SUFFIXES, ".txt")):
         raise InvalidNotationError(f"{args.source!r}: a match file to read ends in .mat, .sgf or .txt (.mat text)")
@@ -417,8 +418,8 @@ def cmd_convert_match(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
-    from .distributed import connect
-    from .simulate import simulate
+    from .play.distributed import connect
+    from .play.simulate import simulate
 
     rules = _rules_from(args)
     if args.games < 1:
@@ -442,7 +443,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_race(args: argparse.Namespace, out: TextIO) -> None:
-    from .race import race_odds
+    from .evaluation.bearoff import race_odds
 
     rules = _rules_from(args)
     position = _read(args.position, rules, args.turn)
@@ -477,7 +478,7 @@ def _probabilities(probs: Any, variant: Variant) -> str:
 def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
     the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
-    from .notation import MatchState
+    from .formats.ids import MatchState
 
     state = _match_state(text, rules) if text is not None else None
     if state is not None:
@@ -488,8 +489,8 @@ def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
 
 def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     """`hint` without dice: the cube decision of the side on roll at --ply, as gnubg's hint shows it."""
-    from .cube import decide
-    from .eval import equity
+    from .evaluation.cube import decide
+    from .evaluation.net import equity
 
     position = _position(args, rules)
     state = _cube_state(args.position, rules, position)
@@ -518,7 +519,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
 
 
 def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
-    from .eval import rank
+    from .evaluation.net import rank
 
     rules = _rules_from(args)
     no_dice = not args.dice and not (args.position is not None and _looks_like_dice(args.position))
@@ -537,7 +538,7 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
-    from .eval import equity, evaluate
+    from .evaluation.net import equity, evaluate
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -547,7 +548,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
-    from .rollout import rollout
+    from .evaluation.rollout import rollout
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -566,7 +567,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position, out: TextIO) -> None:
     """`rollout --cubeful`: with the net's cube decisions, at the score and cube of the position's
     ID:MATCHID or XGID (else money with the Jacoby rule)."""
-    from .cubeful import rollout
+    from .evaluation.cubeful import rollout
 
     if args.luck or (args.threads or 1) != 1:
         raise InvalidArgumentError("rollout --cubeful plays on one thread without luck adjustment")
@@ -576,7 +577,7 @@ def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position,
 
 
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    from .analysis import CUBE_ERRORS, MARKS, analyse
+    from .evaluation.analysis import CUBE_ERRORS, MARKS, analyse
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
@@ -636,9 +637,9 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
     `quit`); an illegal move is answered with the reason the rules refuse it. Raises EOFError
     when `ask` does (the input ended).
     """
-    from .eval import net_move, rank
+    from .evaluation.net import net_move, rank
 
-    from .cube import can_double
+    from .evaluation.cube import can_double
 
     at_score = game.match_length is not None
     while game.result is None:
@@ -691,7 +692,7 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
 def _cube_turn(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int) -> bool:
     """The cube before the roll of a side that may double: the net's decision, or the person's
     (roll, double, hint); the answer to a double. False when the person quits."""
-    from .cube import decide, net_cube_action
+    from .evaluation.cube import decide, net_cube_action
 
     if game.turn is not human:
         if net_cube_action(game, ply) != "double":

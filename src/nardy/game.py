@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
+from . import reference
 from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, InvalidDiceError, NardyError, check_whole, is_whole, quoted
 from .move import Move
-from .notation import _MAX_LENGTH, MatchState, match_id, resolve
+from .formats.ids import MAX_LENGTH, MatchState, match_id
+from .formats.notation import parse_chains, resolve
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
@@ -161,7 +163,7 @@ class Game:
         return self._started().legal_moves(self.dice, self.rules, last_roll=self._last_roll)
 
     def parse_move(self, text: str) -> Move:
-        """The legal move of the rolled dice that `text` denotes (read as `nardy.notation` reads);
+        """The legal move of the rolled dice that `text` denotes (read as `nardy.formats.notation` reads);
         `IllegalMoveError` for a readable move the rules forbid says why (the head rule, a blocked
         point, the larger die must be played, a six-block...)."""
         self._playing()
@@ -176,17 +178,14 @@ class Game:
     def _why_illegal(self, text: str) -> str:
         """Why the readable move `text` is not a legal play of the roll: the reason the rules give
         for the first way its paths split into steps of the dice."""
-        from .notation import parse_chains
-        from .reference import explain_illegal
-
         segments = [(p[i], p[i + 1]) for p, _ in parse_chains(text) for i in range(len(p) - 1)]
         dice = self.dice or (0, 0)
         left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
         board, last_roll = self._started().view(), self._last_roll
-        reasons = [explain_illegal(board, dice, pairs, self.rules, last_roll) for pairs in _splits(segments, left)]
+        reasons = [reference.explain_illegal(board, dice, pairs, self.rules, last_roll) for pairs in _splits(segments, left)]
         if None in reasons:  # its steps are a legal play: only a `*` asks for what it does not do
             return "it marks a hit (*) on a point where it hits no blot"
-        return (reasons or [explain_illegal(board, dice, segments, self.rules, last_roll)])[0] or "not a legal play"
+        return (reasons or [reference.explain_illegal(board, dice, segments, self.rules, last_roll)])[0] or "not a legal play"
 
     def play(self, move: Move | str, by: Color | None = None) -> Position:
         """Play `move` (a `Move`, or its text read as `parse_move` reads it) for the side on roll;
@@ -227,8 +226,6 @@ class Game:
     def _score(self, winner: Color) -> tuple[str, int]:
         position = self._started()
         board = position.view() if position.turn is winner else position.pass_turn().view()
-        from . import reference
-
         kind, points = reference.result(board, self.rules)  # type: ignore[misc]
         if self.cube_enabled and self.rules.jacoby and self.match_length is None and self.cube_value == 1:
             points = 1  # Jacoby: gammons count only once the cube has been turned
@@ -419,7 +416,7 @@ class Game:
         """The board with the dice, the cube and the score, for Jupyter (nothing before the start)."""
         if self.position is None:
             return None
-        from .svg import board
+        from .formats.svg import board
 
         return str(board(self))
 
@@ -505,9 +502,9 @@ class Match:
     """
 
     def __init__(self, rules: Rules | Variant | str, length: int, *, seed: int | None = None) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= _MAX_LENGTH:
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= MAX_LENGTH:
             raise InvalidArgumentError(f"a match is played to a whole number of points (0 for money), at most "
-                                       f"{_MAX_LENGTH} (the Match ID's 15-bit field), got {quoted(length)}")
+                                       f"{MAX_LENGTH} (the Match ID's 15-bit field), got {quoted(length)}")
         self.rules = Rules.of(rules)
         _check_seed(seed)
         self.length = length

@@ -11,28 +11,23 @@ as 26 bytes together with the variant and the colour on roll, which fixes the ab
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import engine, reference
+from . import _backend as engine, reference
 from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
+from .formats import ids
+from .formats.diagram import diagram
+from .formats.notation import resolve
 from .move import Move, Step
-from .rules import CHECKERS, Color, Rules, Variant
+from .rules import CHECKERS, Color, Rules, Variant, own_point, rules_for
 from .status import Status, describe
 
 _START = {
     Variant.LONG: {24: 15},
     Variant.SHORT: {24: 2, 13: 5, 8: 3, 6: 5},
 }
-
-
-def own_point(point: int, color: Color, variant: Variant) -> int:
-    """Absolute (White's) point number -> `color`'s own point number (and back: it is symmetric)."""
-    if color is Color.WHITE:
-        return point
-    if variant is Variant.LONG:
-        return point + 12 if point <= 12 else point - 12
-    return 25 - point
 
 
 class Position:
@@ -260,8 +255,6 @@ class Position:
 
     def _read_move(self, text: str, dice: Sequence[int] | None, rules: Rules, backend: str | None, last_roll: bool) -> Move:
         """The legal move `text` denotes, with `dice`, or with the only roll whose legal plays it names."""
-        from .notation import resolve
-
         if dice is not None:
             return resolve(self, text, dice, rules, backend, last_roll)
         fits: dict[tuple[int, int], Move] = {}
@@ -279,19 +272,15 @@ class Position:
         raise InvalidNotationError(f"{text!r} is a legal play of several rolls ({rolls}): give dice=")
 
     def parse_move(self, text: str, dice: Sequence[int], rules: Rules | None = None, *, backend: str | None = None) -> Move:
-        """The legal move of `dice` that `text` denotes, read leniently (see `nardy.notation`).
+        """The legal move of `dice` that `text` denotes, read leniently (see `nardy.formats.notation`).
 
         Raises `InvalidNotationError` (unreadable or ambiguous) or `IllegalMoveError`.
         """
-        from .notation import resolve
-
         return resolve(self, text, dice, rules, backend)
 
     def id(self) -> str:
         """Short nardy: GNU Backgammon's Position ID; long nardy: the nardy ID (NL1W:... / NL1B:...)."""
-        from .notation import position_id
-
-        return position_id(self)
+        return ids.position_id(self)
 
     @classmethod
     def from_id(cls, text: str, turn: Color | str | None = None, *, rules: Rules | None = None) -> Position:
@@ -302,8 +291,6 @@ class Position:
         other variant), `InvalidArgumentError` for an unknown `turn`, or `InvalidPositionError` for
         an impossible position.
         """
-        from .notation import position_from_id
-
         return position_from_id(text, turn, rules=rules)
 
     def pass_turn(self) -> Position:
@@ -332,10 +319,7 @@ class Position:
     def _rules(self, rules: Rules | None) -> Rules:
         if rules is None:
             return _DEFAULT_RULES[self.variant]
-        rules = Rules.of(rules)
-        if rules.variant is not self.variant:
-            raise InvalidPositionError(f"{self.variant.value} nardy position played with {rules!r}")
-        return rules
+        return rules_for(self.variant, rules)
 
     def _after(self, child: bytes) -> Position:
         """The position of a checked mover's-view `child`, the turn passed (not checked again)."""
@@ -372,13 +356,11 @@ class Position:
         return f"Position({list(self.view())!r}, {self.variant.value!r}, {self.turn.name.lower()!r})"
 
     def __str__(self) -> str:
-        from .diagram import diagram
-
         return diagram(self)
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so that positions draw themselves in Jupyter."""
-        from .svg import board
+        from .formats.svg import board
 
         return board(self)
 
@@ -451,4 +433,62 @@ def _checked_bytes(view: Sequence[int] | bytes | Any) -> bytes:
     return engine.as_bytes(ints)
 
 
-__all__ = ["Position", "own_point"]
+# positions read from text (the codecs: nardy.formats.ids) ---------------------------------------
+
+def position_from_id(text: str, turn: Color | str | None = None, *, rules: Rules | None = None) -> Position:
+    """The position a Position ID denotes: a gnubg ID is short nardy, with `turn` on roll (default
+    White); a nardy long ID names the side on roll, and a `turn` that contradicts it is an error,
+    as are `rules` of the other variant."""
+    view, variant, color = ids.decode_position_id(text, turn, rules=rules)
+    return Position(view, variant, color, rules=rules)
+
+
+def parse_xgid(text: str, rules: Rules | None = None) -> tuple[Position, ids.MatchState]:
+    """The position and state of an XGID (gnubg's reading: the string is never flipped).
+
+    With a double offered (``D``) the turn field is the side that must take or drop; the doubler
+    is on roll. Raises `InvalidNotationError` naming the field that is wrong."""
+    board, state = ids.decode_xgid(text, rules)
+    position = Position.from_points("short", board.white, board.black, white_bar=board.white_bar,
+                                    black_bar=board.black_bar, turn=board.turn, rules=rules)
+    return position, state
+
+
+def read_position(text: str, rules: Rules, turn: Color | str | None = None) -> Position:
+    """A position written in any of the forms nardy reads, for the variant of `rules`.
+
+    The mover's-view array (26 comma-separated integers, `turn` on roll, default White); a nardy
+    long ID (``NL1W:...``); a GNU Backgammon Position ID (`turn` on roll), optionally followed by
+    ``:`` and a Match ID that says who is on roll; an XGID. A `turn` that contradicts the side on
+    roll the text names is an error, as is a position of the other variant.
+    """
+    text = ids.as_text(text, "a position").strip()
+    rules = Rules.of(rules)
+    variant = rules.variant
+    if re.fullmatch(r"[-a-oA-O]{26}(:[^:]*)+", text):
+        text = "XGID=" + text  # an XGID written without its prefix
+    if "," in text:
+        parts = text.replace(" ", "").split(",")
+        # ASCII digits, few of them: int() takes "١" and refuses more than 4,300 digits
+        if len(parts) != 26 or not all(re.fullmatch(r"[-+]?[0-9]{1,3}", part) for part in parts):
+            raise InvalidNotationError(f"a position array is 26 comma-separated integers in -15..15, got {quoted(text)}")
+        return Position([int(part) for part in parts], variant, Color.WHITE if turn is None else turn, rules=rules)
+    if text.startswith(ids.LONG_ID_PREFIX) or text.startswith("XGID=") or re.fullmatch(r"[A-Za-z0-9+/]{14}(:.*)?", text):
+        if text.startswith(ids.LONG_ID_PREFIX):
+            return position_from_id(text, turn, rules=rules)
+        if text.startswith("XGID="):
+            position = parse_xgid(text, rules)[0]
+            ids.on_roll(position.turn, turn, text)
+            return position
+        position_text, _, match_text = text.partition(":")
+        ids.of_variant(Variant.SHORT, rules, text)
+        if match_text:
+            turn = ids.on_roll(Color.WHITE if ids.parse_match_id(match_text).on_roll == 1 else Color.BLACK, turn, text)
+        return position_from_id(position_text, turn, rules=rules)
+    raise InvalidNotationError(
+        f"cannot read the position {quoted(text)}: give 26 comma-separated integers, a position ID "
+        f"(gnubg's 14 characters, or {ids.LONG_ID_PREFIX}W:... for long nardy) or an XGID"
+    )
+
+
+__all__ = ["Position", "own_point", "parse_xgid", "position_from_id", "read_position"]

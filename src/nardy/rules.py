@@ -6,7 +6,7 @@ import enum
 import numbers
 from typing import Any
 
-from .errors import InvalidArgumentError, InvalidRulesError, is_choice
+from .errors import InvalidArgumentError, InvalidPositionError, InvalidRulesError, is_choice
 from .errors import quoted as _quoted
 
 NUM_POINTS = 24
@@ -173,4 +173,24 @@ def _rules_from(variant: str, options: dict[str, Any]) -> Rules:
     return Rules(variant, **options)
 
 
-__all__ = ["CHECKERS", "NUM_POINTS", "OPTIONS", "Color", "Rules", "Variant"]
+def own_point(point: int, color: Color, variant: Variant) -> int:
+    """Absolute (White's) point number -> `color`'s own point number (and back: it is symmetric)."""
+    if color is Color.WHITE:
+        return point
+    if variant is Variant.LONG:
+        return point + 12 if point <= 12 else point - 12
+    return 25 - point
+
+
+def rules_for(variant: Variant, rules: Rules | Variant | str | None) -> Rules:
+    """The rules a position of `variant` is played with: `rules`, or the variant's defaults if None;
+    `InvalidPositionError` for rules of the other variant."""
+    if rules is None:
+        return Rules(variant)
+    rules = Rules.of(rules)
+    if rules.variant is not variant:
+        raise InvalidPositionError(f"{variant.value} nardy position played with {rules!r}")
+    return rules
+
+
+__all__ = ["CHECKERS", "NUM_POINTS", "OPTIONS", "Color", "Rules", "Variant", "own_point", "rules_for"]

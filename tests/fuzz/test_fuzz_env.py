@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from fuzzing import answered_or_refused, anything, fuzz
-from nardy.env import VectorEnv
+from nardy.play.env import VectorEnv
 
 ENVS = {variant: VectorEnv(variant, 3, seed=1) for variant in ("long", "short")}
 for _env in ENVS.values():

@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzing import answered_or_refused, fuzz, mutated, texts
-from nardy import Match, Rules, matfile, sgf
+from nardy import Match, Rules
+from nardy.formats import matfile
+from nardy.formats import sgf
 
 # (name, read(text) -> record, write(match) -> text): the valid files fuzzing starts from are written by `write`
 READERS = [

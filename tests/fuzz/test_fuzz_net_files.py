@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from fuzzing import fuzz, time_limit
 from nardy import InvalidArgumentError
-from nardy.eval import Net
+from nardy.evaluation.net import Net
 
 MEMBERS = ["header.npy", "w1.npy", "b1.npy", "w2.npy", "b2.npy"]
 

@@ -6,7 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fuzzing import answered_or_refused, anything, fuzz, texts
-from nardy import Position, Rules, notation
+from nardy import Position, Rules
+from nardy.formats import ids, notation
+from nardy.position import parse_xgid, read_position
 from strategies import ALL_RULES, boards
 
 MOVES = ["24/18 13/8", "8/5* 6/5", "bar/22 13/11(2)", "6/off 5/off", "24/13", "25/18*/13", "pass", "13/11(2) 6/4(2)"]
@@ -36,22 +38,22 @@ def test_position_ids(text, turn, rules):
 @given(text=st.one_of(texts(IDS + XGIDS + ARRAYS + [f"{IDS[0]}:{MATCH_IDS[0]}"]), anything()),
        rules=st.one_of(st.sampled_from(ALL_RULES), anything()), turn=st.sampled_from([0, 1, "white"]))
 def test_read_position(text, rules, turn):
-    answered_or_refused(notation.read_position, text, rules, turn)
+    answered_or_refused(read_position, text, rules, turn)
 
 
 @fuzz
 @given(text=st.one_of(texts(MATCH_IDS), anything()))
 def test_match_ids(text):
-    state = answered_or_refused(notation.parse_match_id, text)
-    if isinstance(state, notation.MatchState):  # the text nardy writes is read back to itself
-        written = notation.match_id(state)
-        assert notation.match_id(notation.parse_match_id(written)) == written
+    state = answered_or_refused(ids.parse_match_id, text)
+    if isinstance(state, ids.MatchState):  # the text nardy writes is read back to itself
+        written = ids.match_id(state)
+        assert ids.match_id(ids.parse_match_id(written)) == written
 
 
 @fuzz
 @given(text=st.one_of(texts(XGIDS), anything()), rules=st.one_of(st.none(), st.just(Rules("short")), anything()))
 def test_xgids(text, rules):
-    found = answered_or_refused(notation.parse_xgid, text, rules)
+    found = answered_or_refused(parse_xgid, text, rules)
     if isinstance(found, tuple):
         position, state = found
-        assert notation.parse_xgid(notation.xgid(position, state)) == (position, state)
+        assert parse_xgid(ids.xgid(position, state)) == (position, state)

@@ -1,0 +1,574 @@
+"""Judge positions: a small neural evaluator per variant, and the plays it ranks.
+
+`evaluate(positions)` gives, for each position and the side on roll, the five probabilities
+of GNU Backgammon's evaluations: P(win), P(win a gammon / mars), P(win a backgammon / koks),
+P(lose a gammon / mars), P(lose a backgammon / koks), all cubeless; `equity(probs)` is the
+cubeless money equity 2 P(win) - 1 + P(wg) + P(wbg) - P(lg) - P(lbg) (backgammon and koks
+count one point above a gammon and mars; without the koks option the net's koks outputs are
+trained to 0). Finished games and pure bear-offs within the bear-off table get the exact
+answer (`nardy.evaluation.bearoff`); every other position gets the net's. There is no draw among the
+outputs: under long nardy's `last_roll_draw` option the probabilities are those of the game
+without it (the last roll's chance to draw is not modelled), while the plays ranked are the
+legal plays under the rules given.
+
+The net (`Net`) is one hidden layer over TD-Gammon's 198 input units of the side on roll
+(`nardy.play.env.encode`), softsign hidden units and five logistic outputs; its forward pass runs
+in the compiled core over whole batches of boards without the GIL, reading each board's units
+straight off its row. `rank(position, dice)` lists every legal play with the equity of its
+result, best first; `best_move` is the first. `ply=1` looks one roll ahead: each of the best
+0-ply candidates is judged by the 21 rolls of the other side, each answered by its best 0-ply
+reply. `ply=2` looks two rolls ahead: the result of each such reply is judged in turn at 1 ply
+(by the mover's 21 rolls and its best 0-ply answers).
+
+The shipped nets (package data `nardy/evaluation/nets/long.npz`, `short.npz`) are made by
+`python -m nardy.evaluation.training` (their `meta["command"]` says how).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tokenize
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import batch, files
+from ..errors import InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from ..game import Game
+from ..move import Move
+from ..play.env import encode
+from ..position import Position
+from ..rules import Rules, Variant, rules_for
+from ..status import Status, describe
+from . import bearoff
+
+if TYPE_CHECKING:
+    from ..formats.ids import MatchState
+
+FORMAT = "nardy-net"
+FORMAT_VERSION = 1
+UNITS = 198
+OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
+ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
+PLIES = (0, 1, 2)         # the lookaheads rank offers
+PRUNE_KEEP = 8            # ply 1 and 2 look ahead from at most this many 0-ply candidates...
+PRUNE_WINDOW = 0.16       # ...within this much equity of the best (as gnubg's move filters)
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Net:
+    """A trained evaluator: w1 (198, hidden), b1 (hidden,), w2 (5, hidden), b2 (5,) float32."""
+
+    variant: Variant
+    w1: npt.NDArray[np.float32]
+    b1: npt.NDArray[np.float32]
+    w2: npt.NDArray[np.float32]
+    b2: npt.NDArray[np.float32]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from .. import _net
+
+        hidden = np.shape(self.w1)[1] if np.ndim(self.w1) == 2 else -1
+        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        if not (1 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
+            raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {_net.MAX_HIDDEN}, "
+                                       f"got w1 of shape {np.shape(self.w1)}")
+        for name, shape in shapes.items():
+            given = getattr(self, name)
+            try:
+                value = np.asarray(given)
+                if value.dtype.kind not in "iuf":  # (a complex one would lose its imaginary part)
+                    raise TypeError(f"of {value.dtype}")
+                with np.errstate(over="ignore"):  # (beyond float32's range: infinite, refused below)
+                    value = np.ascontiguousarray(value, np.float32)
+            except (TypeError, ValueError) as exc:
+                raise InvalidArgumentError(f"net {name} must be an array of real numbers: {exc}") from None
+            if value.shape != shape or not np.isfinite(value).all():
+                raise InvalidArgumentError(f"net {name} must be a finite {shape} array, got {np.shape(getattr(self, name))}")
+            value.setflags(write=False)
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "variant", Variant.parse(self.variant))
+        self._check_sums()
+        # what the core adds per point: the rows of a point's four units summed for each count
+        counts = np.arange(1, 16)
+        units = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
+        sides = [self.w1[98 * s:98 * s + 96].astype(np.float64).reshape(24, 4, hidden) for s in (0, 1)]
+        per_point = np.einsum("nu,quh->qnh", units, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
+        object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
+        object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
+
+    def _check_sums(self) -> None:
+        """Refuse weights whose sums could overflow float32 in the forward pass (a hidden unit's
+        input: its bias and every input unit, each at most 7.5, times its weight; an output's: its
+        bias and every hidden unit, each within -1..1, times its weight): finite weights near
+        float32's limit gave NaN outputs, which `evaluate` turned into [1, 1, 1, 0, 0]. Within
+        this bound every output of the net is finite."""
+        limit = float(np.finfo(np.float32).max) / 2
+        reach = np.abs(self.b1.astype(np.float64)) + 7.5 * np.abs(self.w1.astype(np.float64)).sum(axis=0)
+        out_reach = np.abs(self.b2.astype(np.float64)) + np.abs(self.w2.astype(np.float64)).sum(axis=1)
+        if reach.max() > limit or out_reach.max() > limit:
+            raise InvalidArgumentError(f"net weights so large that the forward pass would overflow float32 "
+                                       f"(a sum reaches {max(reach.max(), out_reach.max()):.3g}, "
+                                       f"at most {limit:.3g})")
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @classmethod
+    def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0) -> Net:
+        """An untrained net: small random weights (the start of training)."""
+        from .. import _net
+
+        check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, _net.MAX_HIDDEN)
+        check_whole(seed, "seed", 0)
+        rng = np.random.default_rng(seed)
+        return cls(Variant.parse(variant), rng.normal(0, 0.1, (UNITS, hidden)), np.zeros(hidden),
+                   rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
+
+    def save(self, path: str | Path) -> None:
+        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta),
+        whole or not at all (`nardy.files.write_file`)."""
+        files.check_path(path, "a net is saved to")
+        try:
+            header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
+                                 "meta": self.meta}, sort_keys=True)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidArgumentError(f"a net's meta must be JSON: {exc}") from None
+        if len(header) > HEADER_LIMIT:
+            raise InvalidArgumentError(f"a net's header (its meta as JSON) has {len(header)} characters, "
+                                       f"at most {HEADER_LIMIT}")
+        files.write_file(path, lambda f: np.savez(f, header=np.array(header), w1=self.w1, b1=self.b1, w2=self.w2,
+                                                  b2=self.b2), binary=True)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Net:
+        """Read a net written by `save`; `InvalidArgumentError` naming the file and what is wrong.
+        Every member's declared size, type and shape is checked against what a net needs before
+        any of its data is read (`_read_net_file`)."""
+        files.check_path(path, "a net is read from")
+        try:
+            with files.open_regular(path) as f:
+                header, arrays = _read_net_file(f)
+        except InvalidArgumentError:  # (not a regular file: said by open_regular)
+            raise
+        except _NotANet as exc:
+            raise InvalidArgumentError(f"{path}: not a nardy net file ({exc})") from None
+        except _DAMAGED as exc:
+            raise InvalidArgumentError(f"{path}: not a nardy net file ({type(exc).__name__}: {exc})") from None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise InvalidArgumentError(f"{path}: not a nardy net file (header {quoted(header)})")
+        if header.get("version") != FORMAT_VERSION:
+            raise InvalidArgumentError(f"{path}: net format version {quoted(header.get('version'))}, "
+                                       f"this nardy reads {FORMAT_VERSION}")
+        meta = header.get("meta", {})
+        variant = header.get("variant")
+        if not isinstance(meta, dict) or not (isinstance(variant, str) and variant.lower() in ("long", "short")):
+            raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object (the "
+                                       f"variant 'long' or 'short'), got {quoted(header)}")
+        try:
+            return cls(Variant.parse(variant), meta=dict(meta), **arrays)
+        except InvalidArgumentError as exc:
+            raise InvalidArgumentError(f"{path}: {exc}") from None
+
+    def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
+        """The raw outputs (m, 5) float32 for each board (mover's view; `after`: an afterstate,
+        the other side on roll, outputs for that side), with no exact answers substituted."""
+        from .. import _net
+
+        rows = batch.as_boards(boards)
+        out = np.empty((len(rows), len(OUTPUTS)), np.float32)
+        _net.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2, self.b2,
+                     out)
+        return out
+
+    def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
+        """`forward` in numpy from `nardy.play.env.encode`'s units (the definition the core is tested against)."""
+        rows = batch.as_boards(boards)
+        if after:
+            rows = batch.flip(rows, self.variant)
+        x = encode(rows, self.variant, on_roll=True).astype(np.float64)
+        h = x @ self.w1 + self.b1
+        h = h / (1 + np.abs(h))
+        return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+
+
+# a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
+_MEMBERS = ("header", "w1", "b1", "w2", "b2")
+HEADER_LIMIT = 1 << 16    # characters of a net file's JSON header (`Net.save` writes no more)
+FILE_LIMIT = 1 << 20      # bytes of a net file: the header (4 bytes a character) and the largest float64 net
+
+
+class _NotANet(ValueError):
+    """What is wrong with a net file, found by `_read_net_file`'s own checks."""
+
+
+# what a damaged zip or .npy header can raise from the standard library and numpy's readers
+_DAMAGED = (OSError, EOFError, ValueError, TypeError, KeyError, SyntaxError, RuntimeError, NotImplementedError,
+            struct.error, zlib.error, tokenize.TokenError, zipfile.BadZipFile)
+
+
+def _read_net_file(f: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """The JSON header and the four arrays of an open net file. Its zip directory (the member
+    names, their compression) and each member's .npy header (dtype, shape, order) are checked,
+    and each member's declared size against what that shape needs, before any data is read: a
+    damaged file cannot make numpy allocate or inflate more than a net holds. Anything wrong is a
+    `_NotANet`, or one of `_DAMAGED` from the zip and .npy readers."""
+    size = os.fstat(f.fileno()).st_size
+    if size > FILE_LIMIT:
+        raise _NotANet(f"{size} bytes, a net file has at most {FILE_LIMIT}")
+    with zipfile.ZipFile(f) as archive:
+        infos = archive.infolist()
+        names = sorted(info.filename for info in infos)
+        if names != sorted(f"{name}.npy" for name in _MEMBERS):
+            raise _NotANet(f"members {quoted(names, 200)}, a net has {', '.join(n + '.npy' for n in _MEMBERS)}")
+        for info in infos:
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 1:
+                raise _NotANet(f"{info.filename} is encrypted or compressed by method {info.compress_type}, "
+                               f"a net file's members are stored or deflated")
+        members = {info.filename[:-4]: info for info in infos}
+        text = _read_member(archive, members["header"], lambda shape, dtype: shape == () and dtype.kind == "U"
+                            and dtype.itemsize <= 4 * HEADER_LIMIT, f"a text of at most {HEADER_LIMIT} characters")
+        header = json.loads(str(text[0]))
+        w1_shape = _npy_header(archive, members["w1"])[0]
+        hidden = w1_shape[1] if len(w1_shape) == 2 else -1
+        from .. import _net
+
+        if not (8 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
+            raise _NotANet(f"w1 of shape {quoted(w1_shape)}, a net's is ({UNITS}, hidden), "
+                           f"hidden a multiple of 8 up to {_net.MAX_HIDDEN}")
+        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        arrays = {name: _read_member(archive, members[name],
+                                     lambda shape, dtype, want=want: shape == want and dtype.kind == "f"
+                                     and dtype.itemsize in (4, 8), f"{want} float32 or float64")
+                  for name, want in shapes.items()}
+    return header, arrays
+
+
+def _npy_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[Any, bool, np.dtype[Any], int]:
+    """Shape, Fortran order, dtype and data offset of a member's .npy header (numpy's reader,
+    versions 1.0 and 2.0, no pickles: a header of only literals)."""
+    from numpy.lib import format as npy
+
+    with archive.open(info) as member:
+        version = npy.read_magic(member)
+        if version not in ((1, 0), (2, 0)):
+            raise _NotANet(f"{info.filename} is .npy version {version}, a net file's are 1.0 or 2.0")
+        read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, fortran, dtype = read(member, max_header_size=1000)
+        return shape, fortran, dtype, member.tell()
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, fits: Any, wanted: str) -> npt.NDArray[Any]:
+    """The array of a member whose shape and dtype `fits` (`wanted` says what that is) and whose
+    declared size is its header and exactly that data; read only once all that holds."""
+    shape, fortran, dtype, offset = _npy_header(archive, info)
+    if dtype.hasobject or not fits(shape, dtype):
+        raise _NotANet(f"{info.filename} holds {quoted(shape)} {dtype}, a net's is {wanted}")
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if info.file_size != offset + size:
+        raise _NotANet(f"{info.filename} declares {info.file_size} bytes, its header and {quoted(shape)} {dtype} "
+                       f"take {offset + size}")
+    with archive.open(info) as member:
+        member.seek(offset)
+        data = member.read(size)
+    if len(data) != size:
+        raise _NotANet(f"{info.filename} ends after {len(data)} of its {size} bytes of data")
+    return np.frombuffer(data, dtype).reshape(shape or (1,), order="F" if fortran else "C")
+
+
+_NETS: dict[Variant, Net] = {}
+
+
+def default_net(variant: Variant | str) -> Net:
+    """The shipped net of a variant (loaded once per process)."""
+    variant = Variant.parse(variant)
+    if variant not in _NETS:
+        source = resources.files("nardy.evaluation") / "nets" / f"{variant.value}.npz"
+        with resources.as_file(source) as path:
+            _NETS[variant] = Net.load(path)
+    return _NETS[variant]
+
+
+def net_for(net: Net | None, rules: Rules) -> Net:
+    """`net`, or the shipped net of the rules' variant (`InvalidArgumentError` for anything
+    else than a `Net` of that variant)."""
+    if net is None:
+        return default_net(rules.variant)
+    if not isinstance(net, Net):
+        raise InvalidArgumentError(f"net must be a nardy.eval.Net, got {quoted(net)}")
+    if net.variant is not rules.variant:
+        raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy positions")
+    return net
+
+
+def equity(probs: Any) -> Floats:
+    """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`), each a number
+    in 0..1, else `InvalidArgumentError` naming the first row that is not."""
+    return raw_equity(_probabilities(probs))
+
+
+def raw_equity(p: Floats) -> Floats:
+    """`equity` of probabilities known to be good (nardy's own)."""
+    return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+
+
+def _probabilities(probs: Any) -> Floats:
+    """`probs` as float64 (..., 5), checked as `equity` says."""
+    try:
+        p = np.asarray(probs)
+    except (ValueError, TypeError) as exc:
+        raise InvalidArgumentError(f"probs must be a rectangular array of numbers: {exc}") from None
+    if p.ndim < 1 or p.shape[-1] != len(OUTPUTS) or p.dtype.kind not in "iuf":
+        raise InvalidArgumentError(f"probs must be numbers of shape (..., 5), the five of {OUTPUTS}, "
+                                   f"got shape {p.shape} of {p.dtype}")
+    p = p.astype(np.float64, copy=False)
+    rows = p.reshape(-1, len(OUTPUTS))
+    bad = ~((rows >= -1e-9) & (rows <= 1 + 1e-9)).all(axis=1)  # (NaN fails both; the slack is rounding's)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
+        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: each is a number in 0..1")
+    return p
+
+
+def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | str | None = None, *,
+             rules: Rules | Variant | str | None = None, net: Net | None = None) -> Floats:
+    """(m, 5) float64: the five probabilities of `OUTPUTS` for the side on roll of each position.
+
+    `positions`: a `Position`, a sequence of them, or an (m, 26) array of mover's-view boards
+    (the positive side on roll; then `variant` or `rules` says which game). `rules` is a `Rules`
+    or a variant's name (its default rules), as `rank` takes it. Exact for finished
+    games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
+    """
+    boards, rules = _boards_and_rules(positions, variant, rules)
+    return evaluate_boards(boards, rules, net_for(net, rules), after=False)
+
+
+def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
+         net: Net | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
+    """Every legal play of `dice` with its equity and probabilities for the mover, best first.
+
+    Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
+    replaces the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a
+    lookahead of that many rolls; the others keep their 0-ply figures and rank after them.
+    `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
+    instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
+    equity, long nardy's at its match equity table); the probabilities stay cubeless.
+    """
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
+    if isinstance(ply, bool) or not isinstance(ply, int) or ply not in PLIES:
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
+    rules = rules_for(position.variant, rules)
+    net = net_for(net, rules)
+    value = None
+    if state is not None:
+        from .cube import play_equity
+
+        value = play_equity(position, state, rules)
+    moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
+    probs = swap_sides(evaluate_boards(after, rules, net, after=True))
+    equities = raw_equity(probs) if value is None else value(probs, after)
+    order = sorted(range(len(moves)), key=lambda i: -equities[i])
+    if ply > 0:
+        best = equities[order[0]]
+        chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
+        deeper = _lookahead(after[chosen], rules, net, ply)
+        for i, p in zip(chosen, deeper):
+            probs[i] = p
+        equities = raw_equity(probs) if value is None else value(probs, after)
+        picked = set(chosen)
+        order = (sorted(chosen, key=lambda i: -equities[i])
+                 + [i for i in order if i not in picked])
+    return [(moves[i], float(equities[i]), probs[i]) for i in order]
+
+
+def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
+              net: Net | None = None, state: MatchState | None = None) -> Move:
+    """The play `rank` puts first (`state`: at that match score and cube)."""
+    return rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
+
+
+def net_move(game: Any, ply: int = 0, *, net: Net | None = None, at_score: bool = False) -> Move:
+    """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
+    `game.play(net_move(game))`); `at_score`: chosen at the game's match score and cube
+    (`rank(..., state=game.match_state())`)."""
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
+    if game.position is None or game.dice is None:
+        raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
+    return best_move(game.position, game.dice, ply, game.rules, net=net,
+                     state=game.match_state() if at_score else None)
+
+
+class NetPolicy:
+    """Scores afterstates (mover's-view boards after the move) by the mover's 0-ply equity: a
+    policy for `simulate(policy=...)` (which `policy="net"` builds) and for `VectorEnv.best_actions`
+    (`env.best_actions(NetPolicy(rules)(env.afterstates))`)."""
+
+    __name__ = "net"
+
+    def __init__(self, rules: Rules | Variant | str, net: Net | None = None) -> None:
+        self.rules = rules if isinstance(rules, Rules) else Rules(Variant.parse(rules))
+        self.net = net_for(net, self.rules)
+
+    def __call__(self, afterstates: Any) -> Floats:
+        return -raw_equity(evaluate_boards(batch.as_boards(afterstates), self.rules, self.net, after=True))
+
+
+# helpers --------------------------------------------------------------------------------------
+def swap_sides(probs: Floats) -> Floats:
+    """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
+    out = probs[..., [0, 3, 4, 1, 2]].copy()
+    out[..., 0] = 1 - probs[..., 0]
+    return out
+
+
+def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | Variant | str | None
+                      ) -> tuple[npt.NDArray[np.int8], Rules]:
+    if rules is not None:
+        rules = Rules.of(rules)
+    if isinstance(positions, Position):
+        positions = [positions]
+    if isinstance(positions, (list, tuple)) and positions and all(isinstance(p, Position) for p in positions):
+        kinds = {p.variant for p in positions}
+        if len(kinds) > 1:
+            raise InvalidArgumentError("positions of both variants in one call")
+        found = kinds.pop()
+        if variant is not None and Variant.parse(variant) is not found:
+            raise InvalidPositionError(f"{found.value} nardy positions given with variant={variant!r}")
+        if rules is None:
+            rules = Rules(found)
+        elif rules.variant is not found:
+            raise InvalidPositionError(f"{found.value} nardy positions given with {rules!r}")  # as Position does
+        return np.array([p.view() for p in positions], np.int8), rules
+    if rules is None:
+        if variant is None:
+            raise InvalidArgumentError("boards given as an array need variant= or rules=")
+        rules = Rules(Variant.parse(variant))
+    boards = batch.as_boards(positions)
+    found = batch.status(boards, rules)
+    bad = np.flatnonzero(found)
+    if bad.size:
+        i = int(bad[0])
+        raise InvalidPositionError(f"row {i} {boards[i].tolist()}: {'; '.join(describe(Status(int(found[i]))))}")
+    return boards, rules
+
+
+def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
+    """Rows whose checkers all stand in their own homes (or off): both sides within the table."""
+    from .. import _net
+
+    return _net.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
+
+
+def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
+    """The probabilities of the side on roll (after=True: each board is an afterstate, the side on
+    roll is its negative side), exact where the game is over or in the bear-off table."""
+    if net.variant is not rules.variant:
+        raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy")
+    rows = batch.flip(boards, rules.variant) if after else boards
+    probs = net.forward(rows).astype(np.float64)
+    if not np.isfinite(probs).all():  # (never, within Net's bound on its weights: nothing made up from a NaN)
+        row = int(np.flatnonzero(~np.isfinite(probs).all(axis=1))[0])
+        raise InvalidArgumentError(f"the net's outputs for row {row} are not finite: {probs[row].tolist()}")
+    # consistency, as gnubg enforces it: backgammons <= gammons <= wins
+    probs[:, 1] = np.minimum(probs[:, 1], probs[:, 0])
+    probs[:, 2] = np.minimum(probs[:, 2], probs[:, 1])
+    probs[:, 3] = np.minimum(probs[:, 3], 1 - probs[:, 0])
+    probs[:, 4] = np.minimum(probs[:, 4], probs[:, 3])
+    over = finished_rows(rows)
+    if over.any():
+        probs[over] = _finished(rows[over], rules)
+    race = _home_mask(rows, rules.variant) & ~over
+    if race.any():
+        exact = bearoff.race_probabilities(rows[race], rules.variant)
+        probs[race] = 0
+        probs[race, 0] = exact[:, 0]
+        probs[race, 1] = exact[:, 1]
+        probs[race, 3] = exact[:, 2]
+    return probs
+
+
+def finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Rows where one side has borne off all its checkers (no pips left: the core's pip count)."""
+    pips = batch.pips(boards, Variant.SHORT)  # zero exactly when no checker is left, in either variant
+    return (pips[:, 0] == 0) | (pips[:, 1] == 0)
+
+
+def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcomes of finished games (one side has borne off all 15), for the side on roll."""
+    points = batch.wins(boards, rules)
+    mine = points > 0   # the side on roll has borne off all its checkers
+    out = _outcomes(points)
+    out[~mine] = swap_sides(won_outcomes(batch.flip(boards[~mine], rules.variant), rules))
+    return out
+
+
+def won_outcomes(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:
+    """The exact outcomes for the side whose view each board is, which has borne off all 15."""
+    return _outcomes(batch.wins(boards, rules))
+
+
+def _outcomes(points: npt.NDArray[np.int8]) -> Floats:
+    """The outputs of wins worth `points` (`batch.wins`: 1, 2 for a gammon or mars, 3 for a
+    backgammon or koks)."""
+    out = np.zeros((len(points), len(OUTPUTS)))
+    out[:, 0] = 1
+    out[:, 1] = points >= 2
+    out[:, 2] = points == 3
+    return out
+
+
+def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """For each segment values[offsets[i]:offsets[i+1]] (none empty), the index of its largest
+    value, the first on ties."""
+    starts = offsets[:-1]
+    best = np.repeat(np.maximum.reduceat(values, starts), np.diff(offsets))
+    hits = np.flatnonzero(values == best)
+    segment = np.searchsorted(offsets, hits, side="right") - 1
+    first = np.ones(len(hits), bool)
+    first[1:] = segment[1:] != segment[:-1]
+    return hits[first]
+
+
+def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: int) -> Floats:
+    """The mover's probabilities of each afterstate `ply` (>= 1) rolls ahead: averaged over the
+    other side's 21 rolls, each answered by its best 0-ply play, whose result is judged at 0 ply
+    (ply 1) or, in turn, `ply - 1` rolls ahead."""
+    variant = rules.variant
+    theirs = batch.flip(afterstates, variant)            # the other side on roll
+    out = np.zeros((len(afterstates), len(OUTPUTS)))
+    done = finished_rows(theirs)
+    if done.any():
+        out[done] = swap_sides(_finished(theirs[done], rules))
+    live = np.flatnonzero(~done)
+    if live.size == 0:
+        return out
+    rows = np.repeat(theirs[live], len(ROLLS), axis=0)
+    rolls = np.tile(np.array(ROLLS, np.int8), (live.size, 1))
+    children, offsets, _ = batch.generate(rows, rolls, rules)
+    # each reply's result judged for us (the side on roll after it), the reply minimising our equity
+    ours = evaluate_boards(children, rules, net, after=True)
+    pick = segment_argmax(-raw_equity(ours), offsets)
+    judged = ours[pick] if ply == 1 else swap_sides(_lookahead(children[pick], rules, net, ply - 1))
+    per_roll = judged.reshape(live.size, len(ROLLS), len(OUTPUTS))
+    out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
+    return out
+
+
+__all__ = ["Net", "NetPolicy", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
