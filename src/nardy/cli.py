@@ -474,16 +474,24 @@ def _probabilities(probs: Any, variant: Variant) -> str:
             f"lose {1 - probs[0]:.3f} (l{gammon[0]} {probs[3]:.3f}, l{bg[0]} {probs[4]:.3f})")
 
 
-def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
+def _cube_state(text: str | None, rules: Rules, position: Position, jacoby: str | None) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
-    the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
+    the Jacoby rule unless `--jacoby false` (as gnubg's money sessions), its side on roll that of
+    `position`. A --jacoby that a money game's text contradicts, or dice already rolled, are errors."""
     from .notation import MatchState
 
     state = _match_state(text, rules) if text is not None else None
-    if state is not None:
-        return state
-    side = 1 if position.turn is Color.WHITE else 0
-    return MatchState(jacoby=True, on_roll=side, turn=side)
+    if state is None:
+        side = 1 if position.turn is Color.WHITE else 0
+        return MatchState(jacoby=rules.jacoby if jacoby is not None else True, on_roll=side, turn=side)
+    if jacoby is not None and not state.match_length and state.jacoby != rules.jacoby:
+        raise InvalidArgumentError(f"--jacoby {jacoby} contradicts {text!r}, a money game "
+                                   f"{'with' if state.jacoby else 'without'} the Jacoby rule")
+    if state.dice is not None:
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"{text!r} has {d1}-{d2} rolled, and the cube decision comes before the roll: "
+                                   f"give the dice ({d1} {d2}) to rank the plays")
+    return state
 
 
 def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
@@ -492,7 +500,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     from .eval import equity
 
     position = _position(args, rules)
-    state = _cube_state(args.position, rules, position)
+    state = _cube_state(args.position, rules, position, args.jacoby)
     if args.ply:
         raise InvalidArgumentError("the cube decision is 0-ply only for now; drop --ply")
     d = decide(position, state, rules=rules)

@@ -76,6 +76,8 @@ class CubeDecision:
 def position_class(position: Position) -> tuple[str, int]:
     """gnubg's class of a short nardy position for the cube (OVER, BEAR_OFF, RACE or CONTACT)
     and the pip count of the side on roll."""
+    if not isinstance(position, Position) or position.variant is not Variant.SHORT:
+        raise InvalidArgumentError(f"position must be a short nardy Position, got {quoted(position)}")
     v = position.view()
     mine = [i for i in range(1, 26) if v[i] > 0]
     theirs = [25 - i for i in range(0, 25) if v[i] < 0]  # in their own numbers (bar 25)
@@ -376,6 +378,12 @@ def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
                                    f"not {state.match_length}")
     if state.match_length and max(state.score) >= state.match_length:
         raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
+    if state.crawford and state.match_length - 1 not in state.score:
+        where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
+        raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")
+    if state.dice is not None:
+        raise InvalidArgumentError(f"a cube decision comes before the roll; the match state has "
+                                   f"{state.dice[0]}-{state.dice[1]} rolled (dice={state.dice})")
     return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length,
                  (int(state.score[0]), int(state.score[1])),
                  bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
