@@ -650,3 +650,11 @@ def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
     matfile.dump(match, str(path))
     assert main(["analyse", str(path), "--progress"]) == 0
     assert f"nardy analyse: {total}/{total} moves (100%)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["hint", "moves"])
+def test_dice_that_contradict_the_roll_of_a_match_id_or_xgid_are_refused(command, capsys) -> None:
+    for text in ("4HPwATDgc/ABMA:QYkqASAAIAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"):  # 5-2 rolled
+        assert run(command, "short", text, "6", "1")[0] == 2
+        assert f"dice 6-1 contradict '{text}', which has 5-2 rolled" in capsys.readouterr().err
+        assert run(command, "short", text, "2", "5")[0] == 0

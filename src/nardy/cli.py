@@ -206,6 +206,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
         raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start), or --batch FILE")
     dice = parse_dice(words)
     position = _position(args, rules)
+    _check_rolled(args.position, rules, dice)
     found = engine.results(position.to_bytes(), dice, rules, args.backend)
     for child, pairs in sorted(found, key=lambda r: engine.as_ints(r[0])):
         move = position.move(dice, pairs)
@@ -465,7 +466,17 @@ def _position_and_dice(args: argparse.Namespace, rules: Rules) -> tuple[Position
         words, args.position = [args.position, *words], None
     if not words:
         raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start)")
-    return _position(args, rules), parse_dice(words)
+    position, dice = _position(args, rules), parse_dice(words)
+    _check_rolled(args.position, rules, dice)
+    return position, dice
+
+
+def _check_rolled(text: str | None, rules: Rules, dice: tuple[int, int]) -> None:
+    """Dice given beside an ID:MATCHID or XGID that has a roll of its own must be that roll."""
+    state = _match_state(text, rules) if text is not None and rules.variant is Variant.SHORT else None
+    if state is not None and state.dice is not None and sorted(state.dice) != sorted(dice):
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict {text!r}, which has {d1}-{d2} rolled")
 
 
 def _probabilities(probs: Any, variant: Variant) -> str:
