@@ -378,15 +378,22 @@ def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
                                    f"not {state.match_length}")
     if state.match_length and max(state.score) >= state.match_length:
         raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
+    return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length,
+                 (int(state.score[0]), int(state.score[1])),
+                 bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
+
+
+def _before_roll(state: MatchState) -> MatchState:
+    """A checked `state` a cube decision can be made in: no dice rolled yet, and a Crawford flag
+    only where a side needs one point."""
+    state = _checked(state)
     if state.crawford and state.match_length - 1 not in state.score:
         where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
         raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")
     if state.dice is not None:
         raise InvalidArgumentError(f"a cube decision comes before the roll; the match state has "
                                    f"{state.dice[0]}-{state.dice[1]} rolled (dice={state.dice})")
-    return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length,
-                 (int(state.score[0]), int(state.score[1])),
-                 bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
+    return state
 
 
 def _checked_probabilities(probabilities: Any) -> tuple[float, float, float, float, float]:
@@ -452,7 +459,7 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         raise InvalidArgumentError("these rules play without the doubling cube (cube=False)")
     if not is_whole(ply) or ply != 0:
         raise InvalidArgumentError(f"ply must be 0 (cubeful look-ahead is not built yet), got {quoted(ply)}")
-    state = _checked(state)
+    state = _before_roll(state)
     if (state.on_roll == 1) != (position.turn is Color.WHITE):
         raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
                                    f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
@@ -480,7 +487,7 @@ def decision(probabilities: Sequence[float], state: MatchState, efficiency: floa
         raise InvalidArgumentError(f"efficiency must be a number in 0..1, got {quoted(efficiency)}")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    return _decision(_checked_probabilities(probabilities), _checked(state), float(efficiency), met)
+    return _decision(_checked_probabilities(probabilities), _before_roll(state), float(efficiency), met)
 
 
 def _decision(p: tuple[float, float, float, float, float], state: MatchState, efficiency: float,
