@@ -274,14 +274,3 @@ def test_cli_cube_hint_keeps_jacoby_and_refuses_rolled_dice(capsys) -> None:
     assert code == 2 and "has 5-2 rolled, and the cube decision comes before the roll" in capsys.readouterr().err
     code, text = run_cli("hint", "short", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
     assert code == 2 and "give the dice (5 2)" in capsys.readouterr().err
-
-
-def test_decide_on_a_finished_game_is_game_over() -> None:
-    from nardy import GameOverError
-
-    for white, black in (({}, {1: 15}), ({1: 15}, {})):  # the side on roll, or the other, has borne off
-        finished = Position.from_points("short", white, black)
-        with pytest.raises(GameOverError, match="no cube decision"):
-            decide(finished, MONEY)
-        with pytest.raises(GameOverError, match="no cube decision"):
-            decide(finished, MONEY, probabilities=NO_GAMMONS)

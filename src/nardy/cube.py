@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Sequence
 
-from .errors import GameOverError, InvalidArgumentError, is_whole, quoted
+from .errors import InvalidArgumentError, is_whole, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable
 from .notation import MatchState, _check_state
 from .position import Position
@@ -445,7 +445,7 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     `probabilities`: five cubeless probabilities for the side on roll in gnubg's order (win, win
     gammon, win backgammon, lose gammon, lose backgammon), from any engine; by default nardy's
     evaluator's. `ply`: 0 only for now. `met`: the match equity table (default Kazaross-XG2).
-    Long nardy has no cube: `InvalidArgumentError`; a finished game has no decision: `GameOverError`.
+    Long nardy has no cube: `InvalidArgumentError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
@@ -465,10 +465,6 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
                                    f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    kind, pips = position_class(position)
-    if kind == OVER:
-        raise GameOverError(f"the game is over: a side has borne off all 15 checkers in {position!r}; "
-                            "there is no cube decision to make")
     if probabilities is None:
         from .eval import evaluate
 
@@ -476,6 +472,7 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         p = (win, wg, wbg, lg, lbg)
     else:
         p = _checked_probabilities(probabilities)
+    kind, pips = position_class(position)
     return _decision(p, state, _efficiency(kind, pips), met)
 
 
