@@ -506,22 +506,20 @@ def _cube_state(text: str | None, rules: Rules, position: Position, jacoby: str 
 
 
 def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
-    """`hint` without dice: the 0-ply cube decision of the side on roll, as gnubg's hint shows it."""
+    """`hint` without dice: the cube decision of the side on roll at --ply, as gnubg's hint shows it."""
     from .cube import decide
     from .eval import equity
 
     position = _position(args, rules)
     state = _cube_state(args.position, rules, position, args.jacoby)
-    if args.ply:
-        raise InvalidArgumentError("the cube decision is 0-ply only for now; drop --ply")
-    d = decide(position, state, rules=rules)
+    d = decide(position, state, args.ply, rules=rules)
     if state.match_length:
         game = (f"{state.match_length}-point match at {state.score[1]}-{state.score[0]} (white-black)"
                 + (", Crawford game" if state.crawford else ""))
     else:
         game = "money" + (" (Jacoby)" if state.jacoby else "")
     owner = "centred" if state.cube_owner is None else ("white's" if state.cube_owner == 1 else "black's")
-    print(f"{position.turn.name.lower()} on roll, {game}, cube {state.cube_value} {owner}: 0-ply cube decision", file=out)
+    print(f"{position.turn.name.lower()} on roll, {game}, cube {state.cube_value} {owner}: {args.ply}-ply cube decision", file=out)
     print(f"cubeless equity {float(equity(d.probabilities)):+.3f}  {_probabilities(d.probabilities, rules.variant)}", file=out)
     if not d.can_double:
         print(f"cubeful equity {d.no_double:+.3f}: {d.action}", file=out)
@@ -572,6 +570,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
+    if args.cubeful:
+        _cubeful_rollout(args, rules, position, out)
+        return
     with _work_progress("rollout", "games", args.progress) as progress:
         result = rollout(position, args.games, seed=args.seed, rules=rules, luck=args.luck, threads=args.threads or 1,
                          progress=progress)
@@ -581,35 +582,70 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
     print(_probabilities(result.probs, rules.variant), file=out)
 
 
+def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position, out: TextIO) -> None:
+    """`rollout --cubeful`: with the net's cube decisions, at the score and cube of the position's
+    ID:MATCHID or XGID (else money with the Jacoby rule)."""
+    from .cubeful import rollout
+
+    if args.luck or (args.threads or 1) != 1:
+        raise InvalidArgumentError("rollout --cubeful plays on one thread without luck adjustment")
+    result = rollout(position, _cube_state(args.position, rules, position, args.jacoby), args.games, seed=args.seed, rules=rules)
+    print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply plays, the net's 0-ply cube "
+          f"decisions): {result}", file=out)
+
+
 def cmd_analyse(args: argparse.Namespace, out: TextIO) -> None:
-    from .analysis import MARKS, analyse
+    from .analysis import CUBE_ERRORS, MARKS, analyse
 
     record = _load_match(args.file, not args.lenient, args.jacoby)
     names = dict(zip((Color.WHITE, Color.BLACK), record.players))
     with _work_progress("analyse", "moves", args.progress) as progress:
-        result = analyse(record.games, ply=args.ply, progress=progress)
+        result = analyse(record.games, ply=args.ply, progress=progress, at_score=args.at_score)
     for m in result.moves:
         if m.mark is not None or args.all:
             note = f": loss {m.loss:.3f}, {m.mark}" if m.mark else ""
             print(f"game {m.game}, move {m.number}, {names[m.player]} {m.dice[0]}-{m.dice[1]}: played {m.played} "
                   f"({m.equity_played:+.3f}), best {m.best} ({m.equity_best:+.3f}){note}", file=out)
-    print(f"\n{args.ply}-ply cubeless analysis; marks at losses of "
-          + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
+    for c in result.cube:
+        for who, loss, error in ((c.player, c.double_loss, c.double_error), (c.player.other, c.answer_loss,
+                                                                              c.answer_error)):
+            if error is not None and (c.mark(loss) is not None or args.all):
+                mark = f", {c.mark(loss)}" if c.mark(loss) else ""
+                d = c.decision
+                print(f"game {c.game}, before move {c.number}, {names[who]}: {error}: loss {loss:.3f}{mark} "
+                      f"(no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, double/pass "
+                      f"{d.double_pass:+.3f}: {d.action})", file=out)
+    chequer = "at the score" if args.at_score else "cubeless"
+    print(f"\n{args.ply}-ply analysis (chequer play {chequer}{', cube decisions cubeful' if result.cube else ''}); "
+          "marks at losses of " + ", ".join(f"{name} {at}" for name, at in reversed(MARKS)), file=out)
     print(f"{'':26}" + "".join(f"{names[c][:14]:>16}" for c in Color), file=out)
     summaries = [result.summary(c) for c in Color]
     rows = [("moves (unforced)", [f"{s.moves} ({s.unforced})" for s in summaries]),
             ("error rate per move", [f"{s.error_rate:.1f} mEMG" for s in summaries]),
             ("equity lost", [f"{s.total_loss:.3f}" for s in summaries])]
     rows += [(name, [str(s.marks[name]) for s in summaries]) for name, _ in reversed(MARKS)]
+    if result.cube:
+        cube = [result.cube_summary(c) for c in Color]
+        rows += [("cube decisions (close)", [f"{s.decisions} ({s.close})" for s in cube]),
+                 ("cube error rate", [f"{s.error_rate:.1f} mEMG" for s in cube]),
+                 ("cube equity lost", [f"{s.total_loss:.3f}" for s in cube]),
+                 ("doubles, takes, passes", [f"{s.doubles}, {s.takes}, {s.passes}" for s in cube])]
+        rows += [(kind.replace("pass", "passe") + "s", [str(s.errors[kind]) for s in cube]) for kind in CUBE_ERRORS]
+        rows += [("overall error rate", [f"{1000 * (m.total_loss + s.total_loss) / max(m.unforced + s.close, 1):.1f} mEMG"
+                                          for m, s in zip(summaries, cube)])]
     for label, cells in rows:
         print(f"{label:26}" + "".join(f"{c:>16}" for c in cells), file=out)
 
 
 PLAY_COMMANDS = """in-game commands, typed at the prompt:
   a move      in notation, e.g. 24/18 13/8, 8/2*/1, 13/11(2), bar/22, 6/off
-  hint, h     the net's five best plays of your roll
+  hint, h     the net's five best plays of your roll (before it: its cube decision)
   help, ?     this list
-  quit, q     abandon the game"""
+  quit, q     abandon the game
+with the cube (short nardy, --match N), before your roll:
+  roll, r     (or just Enter) roll the dice
+  double, d   double (the net takes or passes)
+when the net doubles: take, t  or  pass, p"""
 
 
 def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int = 0) -> None:
@@ -621,18 +657,27 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
     """
     from .eval import net_move, rank
 
+    from .cube import can_double
+
+    at_score = game.match_length is not None
     while game.result is None:
         mover = game.turn
+        shown = game.dice is None and game.may_double() and can_double(game.match_state())
+        if shown and not _cube_turn(game, human, ask, out, ply):
+            return
+        if game.result is not None:
+            break
         dice = game.dice or game.roll()
         roll = f"{max(dice)}-{min(dice)}"  # high die first, as moves are written
         moves = game.legal_moves()
         if mover is not human:
-            move = net_move(game, ply)
+            move = net_move(game, ply, at_score=at_score)
             game.play(move)
             print(f"{mover.name.lower()} rolls {roll} and plays {move or 'nothing (no legal play)'}", file=out)
             continue
-        print(file=out)
-        print(game.position, file=out)
+        if not shown:
+            print(file=out)
+            print(game.position, file=out)
         if len(moves) == 1 and not moves[0]:
             print(f"you roll {roll}: no legal play", file=out)
             game.play(moves[0])
@@ -646,7 +691,8 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
                 print(PLAY_COMMANDS, file=out)
                 continue
             if text.lower() in ("hint", "h"):
-                for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply)[:5], 1):
+                state = game.match_state() if at_score else None
+                for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply, state=state)[:5], 1):
                     print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
                 continue
             try:
@@ -661,11 +707,59 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
     print(f"\n{who} won: {result.kind}, {result.points} point{'s' if result.points != 1 else ''}", file=out)
 
 
+def _cube_turn(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, ply: int) -> bool:
+    """The cube before the roll of a side that may double: the net's decision, or the person's
+    (roll, double, hint); the answer to a double. False when the person quits."""
+    from .cube import decide, net_cube_action
+
+    if game.turn is not human:
+        if net_cube_action(game, ply) != "double":
+            return True
+        game.double()
+        print(f"{game.turn.other.name.lower()} doubles to {2 * game.cube_value}", file=out)
+        while True:
+            text = ask("take or pass? ").strip().lower()
+            if text in ("quit", "q", "exit"):
+                print("game abandoned", file=out)
+                return False
+            if text in ("take", "t", "pass", "p", "drop"):
+                game.take() if text in ("take", "t") else game.drop()
+                print(f"you {'take' if text in ('take', 't') else 'pass'}", file=out)
+                return True
+            print("  answer take (t) or pass (p)", file=out)
+    print(file=out)
+    print(game.position, file=out)
+    while True:
+        text = ask(f"cube at {game.cube_value}: roll or double? (Enter rolls; hint, help, quit): ").strip().lower()
+        if text in ("", "roll", "r"):
+            return True
+        if text in ("quit", "q", "exit"):
+            print("game abandoned", file=out)
+            return False
+        if text in ("help", "?"):
+            print(PLAY_COMMANDS, file=out)
+        elif text in ("hint", "h"):
+            d = decide(game.position, game.match_state(), ply, rules=game.rules)
+            print(f"  no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, double/pass "
+                  f"{d.double_pass:+.3f}: {d.action}", file=out)
+        elif text in ("double", "d"):
+            game.double()
+            answer = net_cube_action(game, ply)
+            print(f"you double to {2 * game.cube_value}; the net {'takes' if answer == 'take' else 'passes'}", file=out)
+            game.take() if answer == "take" else game.drop()
+            return True
+        else:
+            print("  roll (Enter), double, hint, help or quit", file=out)
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
-    from .game import Game
+    from .game import Game, Match
 
     rules = _rules_from(args)
     human = Color.WHITE if args.color == "white" else Color.BLACK
+    if args.match:
+        _play_match(Match(rules, args.match, seed=args.seed), human, args.ply, out)
+        return
     game = Game(rules, seed=args.seed, cube=False)
     white, black = game.roll_off()
     print(f"you play {human.name.lower()} against the net ({args.ply}-ply, no cube); "
@@ -674,6 +768,28 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> None:
         play_game(game, human, input, out, args.ply)
     except EOFError:
         print("\ngame abandoned", file=out)
+
+
+def _play_match(match: Any, human: Color, ply: int, out: TextIO) -> None:
+    """A match against the net, game after game (the cube in short nardy as the rules say)."""
+    cube = "with the cube" if match.rules.variant is Variant.SHORT and match.rules.cube else "no cube"
+    print(f"you play {human.name.lower()} against the net ({ply}-ply, {cube}), a {match.length}-point match",
+          file=out)
+    while match.winner is None:
+        game = match.new_game()
+        if game.starter is None:
+            white, black = game.roll_off()
+            print(f"\ngame {len(match.games)}: roll-off: white {white}, black {black}", file=out)
+        try:
+            play_game(game, human, input, out, ply)
+        except EOFError:
+            print("\ngame abandoned", file=out)
+        if game.result is None:
+            return
+        match.finish_game()
+        print(f"score: you {match.score[human]}, the net {match.score[human.other]} (to {match.length})", file=out)
+    print(f"{'you win' if match.winner is human else 'the net wins'} the match", file=out)
+
 
 
 @contextlib.contextmanager
@@ -960,6 +1076,9 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    roll.add_argument("--cubeful", action="store_true",
+                      help="short nardy: play with the net's cube decisions at the position's score and cube "
+                           "(ID:MATCHID or XGID; else money with Jacoby)")
     roll.set_defaults(run=cmd_rollout)
 
     analyse = commands.add_parser("analyse", help="each move of a match file against the evaluator's best play")
@@ -968,6 +1087,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
     analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
+    analyse.add_argument("--at-score", action="store_true",
+                         help="judge the plays at the score and cube (short nardy: cubeful), not cubeless")
     analyse.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     analyse.set_defaults(run=cmd_analyse)
 
@@ -977,6 +1098,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
     play.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
     play.add_argument("--seed", type=_whole, default=None, help="seed of the dice (default: fresh)")
+    play.add_argument("--match", type=_whole, default=0,
+                      help="play a match to this many points (short nardy: with the cube); default one game")
     play.set_defaults(run=cmd_play)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")

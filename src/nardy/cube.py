@@ -1,4 +1,5 @@
-"""The doubling cube: cubeful equities and cube decisions at 0 ply, from cubeless probabilities.
+"""The doubling cube: cubeful equities and cube decisions from cubeless probabilities, at 0 ply
+and looking 1 or 2 rolls ahead; chequer play at the score; a net player's cube actions.
 
 The method is GNU Backgammon's at 0 ply. A cubeful equity is Janowski's interpolation between
 the dead-cube equity (the cubeless one) and the live-cube one (piecewise linear in the winning
@@ -11,14 +12,25 @@ would make dead for both sides, and 2-away 2-away are priced cubeless, as gnubg 
 
 `decide` gives the three cubeful equities of the side on roll (no double, double/take,
 double/pass; normalised to the cube in play, match play as equivalent-to-money equity as gnubg
-prints it), the proper action in gnubg's words, and the take point.
+prints it), the proper action in gnubg's words, and the take point. With `ply` 1 or 2 it looks
+ahead as gnubg's n-ply cubeful evaluation does (`_node`): every cube state and its double judged
+over the 21 rolls, each answered by the best 0-ply cubeful play, the cube action taken at every
+level, Janowski's equities at the leaves (the same arithmetic on arrays, `_cubeful_many`).
+
+`play_equity` turns the probabilities after each play into the mover's equity at the score
+(cubeful in short nardy, by long nardy's own match equity table in long nardy), which
+`eval.rank(..., state=)` ranks by; `net_cube_action` is the net's double, take or pass in a
+`Game`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
 
 from .errors import InvalidArgumentError, is_whole, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable
@@ -26,13 +38,19 @@ from .notation import MatchState, _check_state
 from .position import Position
 from .rules import Color, Rules, Variant
 
-__all__ = ["CubeDecision", "decide", "decision", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
+if TYPE_CHECKING:
+    from .eval import Net
+
+Floats = npt.NDArray[np.float64]
+
+__all__ = ["CubeDecision", "can_double", "decide", "decision", "net_cube_action", "play_equity", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
 
 OVER, BEAR_OFF, RACE, CONTACT = "over", "bear-off", "race", "contact"
 CONTACT_X = 0.68
 BEAR_OFF_X = 0.6
 RACE_FACTOR, RACE_COEFFICIENT, RACE_MIN, RACE_MAX = 0.00125, 0.55, 0.6, 0.7
 _EPSILON = 1e-7
+PLIES = (0, 1, 2)  # the look-aheads decide offers
 _OPTIONAL = 1e-5  # gnubg: two equities this close make the double optional
 
 
@@ -437,15 +455,19 @@ _STATES: dict[Any, MatchState] = {}
 
 
 def decide(position: Position, state: MatchState, ply: int = 0, probabilities: Sequence[float] | None = None,
-           rules: Rules | None = None, *, met: MatchEquityTable | None = None) -> CubeDecision:
+           rules: Rules | None = None, *, met: MatchEquityTable | None = None, net: Net | None = None
+           ) -> CubeDecision:
     """The cube decision of the side on roll of a short nardy `position` before it rolls, at the
     score and cube of `state` (a `notation.MatchState`: `match_length` 0 is money, with the Jacoby
     rule as `state.jacoby` says; no beavers).
 
     `probabilities`: five cubeless probabilities for the side on roll in gnubg's order (win, win
     gammon, win backgammon, lose gammon, lose backgammon), from any engine; by default nardy's
-    evaluator's. `ply`: 0 only for now. `met`: the match equity table (default Kazaross-XG2).
-    Long nardy has no cube: `InvalidArgumentError`.
+    evaluator's (`net`: another short nardy net). `ply` 1 or 2 looks that many rolls ahead as
+    gnubg's n-ply cubeful evaluation does (`_node`): the equities are then n-ply cubeful ones and
+    `probabilities` the n-ply cubeless ones; it needs nardy's own evaluation (no `probabilities`).
+    `met`: the match equity table (default Kazaross-XG2). Long nardy has no cube:
+    `InvalidArgumentError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
@@ -457,22 +479,30 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         raise InvalidArgumentError("long nardy has no doubling cube; cube decisions are for short nardy")
     if not rules.cube:
         raise InvalidArgumentError("these rules play without the doubling cube (cube=False)")
-    if not is_whole(ply) or ply != 0:
-        raise InvalidArgumentError(f"ply must be 0 (cubeful look-ahead is not built yet), got {quoted(ply)}")
+    if not is_whole(ply) or ply not in PLIES:
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {quoted(ply)}")
+    if ply and probabilities is not None:
+        raise InvalidArgumentError("probabilities= are a 0-ply evaluation; a look-ahead (ply 1 or 2) needs "
+                                   "nardy's own evaluation")
     state = _before_roll(state)
     if (state.on_roll == 1) != (position.turn is Color.WHITE):
         raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
                                    f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    kind, pips = position_class(position)
+    if ply:
+        cube = _cube_of(state, met)
+        (nd, dt, dp), p = _looked_ahead(position, cube, int(ply), rules, net)
+        action = _action(nd, dt, dp, p, cube) if cube.may_double() else _no_cube(cube)
+        return CubeDecision(nd, dt, dp, action, p, _efficiency(kind, pips), cube.may_double(), cube)
     if probabilities is None:
         from .eval import evaluate
 
-        win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules)[0])
+        win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules, net=net)[0])
         p = (win, wg, wbg, lg, lbg)
     else:
         p = _checked_probabilities(probabilities)
-    kind, pips = position_class(position)
     return _decision(p, state, _efficiency(kind, pips), met)
 
 
@@ -495,8 +525,337 @@ def _decision(p: tuple[float, float, float, float, float], state: MatchState, ef
     return CubeDecision(nd, dt, dp, action, p, efficiency, cube.may_double(), cube)
 
 
+def can_double(state: MatchState, *, met: MatchEquityTable | None = None) -> bool:
+    """Whether the side on roll of `state` may turn the cube (gnubg's rule: not in the Crawford
+    game, not with the cube on the other side, not when the cube is dead for it)."""
+    return _cube_of(_checked(state), met).may_double()
+
+
 def _no_cube(cube: _Cube) -> str:
     """gnubg's words when the side on roll cannot double."""
     if cube.length and (cube.owner is None or cube.owner == cube.mover):
         return "Never double, take (dead cube)" if cube.owner is None else "Never redouble, take (dead cube)"
     return "Cube not available"
+
+
+# --- many positions at once (the look-ahead) -----------------------------------------------------
+def _efficiencies(boards: npt.NDArray[np.int8]) -> Floats:
+    """`cube_efficiency` of each mover's-view board (rows of 26), in numpy."""
+    from .batch import pips
+
+    mine, theirs = boards[:, 25:0:-1] > 0, boards[:, :25] < 0
+    top = 25 - np.argmax(mine, axis=1)            # the mover's furthest checker
+    their_top = 25 - np.argmax(theirs, axis=1)    # the other side's, in its own numbers
+    counts = pips(boards, Variant.SHORT)
+    race = np.clip(counts[:, 0] * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
+    x = np.where(top + their_top > 24, CONTACT_X, np.where((top <= 6) & (their_top <= 6), BEAR_OFF_X, race))
+    return np.where((counts[:, 0] == 0) | (counts[:, 1] == 0), 0.0, x)
+
+
+def _div(part: Floats, whole: Floats | float, default: float) -> Floats:
+    """part / whole, `default` where the whole is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.equal(whole, 0), default, np.divide(part, whole))
+
+
+def _money_cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
+    """`_money_cubeful` of each row of `p` with its efficiency in `x`."""
+    win = p[:, 0]
+    gammons = 0.0 if cube.jacoby and cube.owner is None else 1.0
+    dead = 2 * win - 1 + gammons * (p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+    edge = (win <= _EPSILON) | (win >= 1 - _EPSILON)
+    w = 1.0 + _div(p[:, 1] + p[:, 2], win, 0.0)
+    l = 1.0 + _div(p[:, 3] + p[:, 4], 1.0 - win, 0.0)
+    take, cash = (l - 0.5) / (w + l + 0.5), (l + 1.0) / (w + l + 0.5)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = -l + (l - 1.0) * win / take
+        high = 1.0 + (w - 1.0) * (win - cash) / (1.0 - cash)
+        if cube.owner is None:
+            middle = -1.0 + 2.0 * (win - take) / (cash - take)
+            live = np.where(win < take, -1.0 if cube.jacoby else low,
+                            np.where(win < cash, middle, 1.0 if cube.jacoby else high))
+        elif cube.owner == cube.mover:
+            live = np.where(win < cash, -l + (1.0 + l) * win / cash, high)
+        else:
+            live = np.where(win < take, low, -1.0 + (w + 1.0) * (win - take) / (1.0 - take))
+    return np.where(edge, dead, dead * (1.0 - x) + live * x)
+
+
+def _match_cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
+    """`_match_cubeful` of each row of `p` with its efficiency in `x`."""
+    plan = _plan(cube)
+    (cash, win2, win3), (opp_cash, lose2, lose3) = plan.win, plan.lose
+    dead = ((p[:, 0] - p[:, 1]) * cash + (p[:, 1] - p[:, 2]) * win2 + p[:, 2] * win3
+            + (1 - p[:, 0] - p[:, 3]) * opp_cash + (p[:, 3] - p[:, 4]) * lose2 + p[:, 4] * lose3)
+    if not plan.live:
+        return dead
+    win = p[:, 0]
+    g0, bg0 = _div(p[:, 1] - p[:, 2], win, 0.0), _div(p[:, 2], win, 0.0)
+    g1, bg1 = _div(p[:, 3] - p[:, 4], 1 - win, 0.0), _div(p[:, 4], 1 - win, 0.0)
+    gammon, bg = ((g0, g1), (bg0, bg1)) if cube.mover == 0 else ((g1, g0), (bg1, bg0))
+    above: list[Floats] = [np.zeros_like(win), np.zeros_like(win)]
+    for terms in plan.levels:
+        here = []
+        for k in (0, 1):
+            o, t = 1 - k, terms[k]
+            dtw = (1 - gammon[k] - bg[k]) * t[1] + gammon[k] * t[2] + bg[k] * t[3]
+            if t[0]:
+                dtl = (1 - gammon[o] - bg[o]) * t[4] + gammon[o] * t[5] + bg[o] * t[6]
+                here.append(_div(dtl - t[7], dtl - dtw, 1.0))
+            else:
+                here.append(1.0 - above[o] * _div(t[5] - dtw, t[4] - dtw, 1.0))
+        above = here
+    me = cube.mover
+    win_all = (1 - g0 - bg0) * cash + g0 * win2 + bg0 * win3
+    lose_all = (1 - g1 - bg1) * opp_cash + g1 * lose2 + bg1 * lose3
+    too_good, opp_too_good = above[me], 1.0 - above[1 - me]
+    centred, mine = cube.owner is None, cube.owner == me
+    losing = lose_all + (opp_cash - lose_all) * _div(win, opp_too_good, 0.0)
+    if centred:
+        live = np.where(win <= opp_too_good, losing, np.where(
+            win < too_good, opp_cash + (cash - opp_cash) * _div(win - opp_too_good, too_good - opp_too_good, 1.0),
+            cash + (win_all - cash) * _div(win - too_good, 1.0 - too_good, 1.0)))
+    elif not mine:
+        live = np.where(win <= opp_too_good, losing,
+                        opp_cash + (win_all - opp_cash) * _div(win - opp_too_good, 1.0 - opp_too_good, 1.0))
+    else:
+        live = np.where(win <= too_good, lose_all + (cash - lose_all) * _div(win, too_good, 0.0),
+                        cash + (win_all - cash) * _div(win - too_good, 1.0 - too_good, 1.0))
+    return dead * (1.0 - x) + live * x
+
+
+def _cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
+    """Cubeful equity of each row for the side on roll of `cube`: money per cube unit, match MWC."""
+    return _match_cubeful_many(p, cube, x) if cube.length else _money_cubeful_many(p, cube, x)
+
+
+def _doubled(cube: _Cube) -> _Cube:
+    """The cube once the side on roll doubles and the other side takes."""
+    return cube.with_(2 * cube.value, 1 - cube.mover)
+
+
+def _flipped(cube: _Cube | None) -> _Cube | None:
+    """The same cube with the other side on roll."""
+    if cube is None:
+        return None
+    return _Cube(cube.value, cube.owner, 1 - cube.mover, cube.length, cube.score, cube.crawford, cube.jacoby,
+                 cube.table)
+
+
+def _cube_states(cubes: Sequence[_Cube | None], top: bool) -> list[_Cube | None]:
+    """gnubg's MakeCubePos: for each cube state, no double and (not at the top, when the side on
+    roll may) double, take; None marks a state that does not arise."""
+    out: list[_Cube | None] = []
+    for cube in cubes:
+        out.append(cube)
+        out.append(_doubled(cube) if cube is not None and not top and cube.may_double() else None)
+    return out
+
+
+def _best_actions(values: Floats, states: Sequence[_Cube | None], cubes: Sequence[_Cube | None]) -> Floats:
+    """gnubg's GetECF3: each cube state's value once the side on roll takes its best cube action
+    (double when double/take and double/pass are both worth at least no double; the opponent's
+    best of take and pass)."""
+    out = np.full((len(values), len(cubes)), np.nan)
+    for i, cube in enumerate(cubes):
+        if cube is None:
+            continue
+        nd = values[:, 2 * i]
+        doubled = states[2 * i + 1]
+        if doubled is None:
+            out[:, i] = nd
+            continue
+        dt = values[:, 2 * i + 1] if cube.length else 2.0 * values[:, 2 * i + 1]
+        dp = _plan(cube).win[0] if cube.length else 1.0
+        out[:, i] = np.where((dt >= nd) & (dp >= nd), np.minimum(dt, dp), nd)
+    return out
+
+
+def _leaf(p: Floats, x: Floats, cubes: Sequence[_Cube | None], top: bool) -> Floats:
+    """0-ply cubeful values (rows, cube states) for the side on roll, its own cube action taken
+    below the top."""
+    states = _cube_states(cubes, top)
+    values = np.full((len(p), len(states)), np.nan)
+    for j, cube in enumerate(states):
+        if cube is not None:
+            values[:, j] = _cubeful_many(p, cube, x)
+    return _best_actions(values, states, cubes)
+
+
+def _other_side(values: Floats, match: bool) -> Floats:
+    """Cubeful values for the other side: 1 - MWC in a match, the negative for money."""
+    return 1.0 - values if match else -values
+
+
+def _node(boards: npt.NDArray[np.int8], cubes: Sequence[_Cube | None], chooser: _Cube, ply: int, top: bool,
+          rules: Rules, net: Net, probs: Floats | None = None) -> tuple[Floats, Floats]:
+    """gnubg's n-ply cubeful evaluation (EvaluatePositionCubeful4) of mover's-view boards, the
+    side on roll being `chooser.mover`: the cubeful value of each cube state in `cubes` (money
+    per cube unit, match MWC; NaN for None) once the side on roll takes its best cube action
+    (none at the top), and the cubeless probabilities, `ply` rolls ahead. Below 0 ply, each of
+    the 21 rolls is answered by the play with the best 0-ply cubeful equity for the cube in play
+    (`chooser`), whose result is judged one ply less deep for every cube state and its double."""
+    from . import batch
+    from .eval import ROLL_WEIGHTS, ROLLS, _equity, _evaluate, _finished_rows, _swap
+
+    if probs is None:
+        probs = _evaluate(boards, rules, net, after=False)
+    done = _finished_rows(boards) if ply > 0 else np.ones(len(boards), bool)
+    values = np.empty((len(boards), len(cubes)))
+    if done.any():
+        values[done] = _leaf(probs[done], _efficiencies(boards[done]), cubes, top)
+    live = np.flatnonzero(~done)
+    if live.size == 0:
+        return values, probs
+    probs = probs.copy()
+    states = _cube_states(cubes, top)
+    rows = np.repeat(boards[live], len(ROLLS), axis=0)
+    rolls = np.tile(np.array(ROLLS, np.int8), (live.size, 1))
+    children, offsets, _ = batch.generate(rows, rolls, rules)
+    theirs = batch.flip(children, rules.variant)          # the other side on roll
+    their_probs = _evaluate(theirs, rules, net, after=False)
+    their_chooser = _flipped(chooser)
+    assert their_chooser is not None
+    x = _efficiencies(theirs)
+    pick = _best_plays(_other_side(_leaf(their_probs, x, [their_chooser], False)[:, 0], bool(chooser.length)),
+                       -_equity(their_probs), offsets)
+    below = [_flipped(c) for c in states]
+    if ply == 1:
+        their_values = _leaf(their_probs[pick], x[pick], below, False)
+        chosen_probs = their_probs[pick]
+    else:
+        their_values, chosen_probs = _node(theirs[pick], below, their_chooser, ply - 1, False, rules, net,
+                                           their_probs[pick])
+    mine = _other_side(their_values, bool(chooser.length)).reshape(live.size, len(ROLLS), len(states))
+    probs[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, _swap(chosen_probs).reshape(live.size, len(ROLLS), 5))
+    with np.errstate(invalid="ignore"):
+        averaged = np.einsum("k,nkj->nj", ROLL_WEIGHTS, mine)
+    values[live] = _best_actions(averaged, states, cubes)
+    return values, probs
+
+
+def _best_plays(values: Floats, cubeless: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """For each segment of `offsets`, the index of the play of the highest cubeful value, ties
+    (all plays lose to a double and a pass, say) broken by the highest cubeless equity, then
+    by the first."""
+    from .eval import segment_argmax
+
+    best = np.repeat(np.maximum.reduceat(values, offsets[:-1]), np.diff(offsets))
+    return segment_argmax(np.where(values == best, cubeless, -np.inf), offsets)
+
+
+def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: Net | None
+                  ) -> tuple[tuple[float, float, float], tuple[float, float, float, float, float]]:
+    """(no double, double/take, double/pass) normalised to the cube, and the cubeless
+    probabilities, `ply` rolls ahead."""
+    from .eval import net_for
+
+    boards = np.array([position.view()], np.int8)
+    values, probs = _node(boards, [cube, _doubled(cube)], cube, ply, True, rules, net_for(net, rules))
+    nd, dt = float(values[0, 0]), float(values[0, 1])
+    p = _checked_probabilities(probs[0])
+    if not cube.length:
+        return (nd, 2.0 * dt, 1.0), p
+    dp = _plan(cube).win[0]
+    return (_mwc_to_equity(nd, cube), _mwc_to_equity(dt, cube), _mwc_to_equity(dp, cube)), p
+
+
+# --- a net player's cube actions ----------------------------------------------------------------
+def net_cube_action(game: Any, ply: int = 0, *, net: Net | None = None) -> str | None:
+    """The net's cube action in a short nardy `nardy.Game` before the roll: "take" or "drop"
+    when a double is offered (take when double/take is worth no more to the doubler than
+    double/pass), "double" when the side on roll may double and `decide` says so, else None.
+    A net player: `if net_cube_action(g) == "double": g.double()`."""
+    from .game import Game
+
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"net_cube_action takes a Game, got {quoted(game)}")
+    offered = game.doubled_by is not None
+    if game.result is not None or game.position is None or not (offered or game.may_double()):
+        return None
+    state = game.match_state()
+    if offered:  # the decision of the side that doubled, before its double
+        state = MatchState(**{**{f: getattr(state, f) for f in _FIELDS}, "double_offered": False,
+                              "turn": state.on_roll})
+    d = decide(game.position, state, ply, rules=game.rules, net=net)
+    if offered:
+        return "take" if d.double_take <= d.double_pass else "drop"
+    return "double" if d.can_double and d.double_take >= d.no_double and d.double_pass >= d.no_double else None
+
+
+# --- chequer play at the score -------------------------------------------------------------------
+def play_equity(position: Position, state: MatchState, rules: Rules | None = None, *,
+                met: MatchEquityTable | None = None) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
+    """How `eval.rank` judges the plays of `position`'s side on roll at the score and cube of
+    `state`: a function of the mover's cubeless probabilities after each play (n, 5) and the
+    plays' results (n, 26, the mover's view before the turn passes) giving the mover's equity,
+    normalised to the cube in play (a match's as gnubg's equivalent-to-money equity).
+
+    Short nardy with the cube: the cubeful 0-ply equity, the other side on roll with its own
+    cube action (gnubg's cubeful move choice). Short nardy without the cube: the cubeless
+    equity at the score (gammons at their value there). Long nardy (no cube): the cubeless
+    equity at the score by long nardy's match equity table (`met.long_table`: mars and koks at
+    their value there, the next game's starter by `rules.next_starter`); for money, the cubeless
+    money equity.
+    """
+    from .eval import _equity, _swap
+
+    rules = position._rules(rules)
+    state = _checked(state)
+    if (state.on_roll == 1) != (position.turn is Color.WHITE):
+        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
+                                   f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    if rules.variant is Variant.LONG:
+        return _long_play_equity(state, rules, position.turn is Color.BLACK)
+    cube = _cube_of(state, met)
+    theirs = _flipped(cube)
+    assert theirs is not None
+    match = bool(cube.length)
+    win, lose = _plan(cube).win[0], _plan(cube).lose[0]
+
+    def to_equity(mwc: Floats) -> Floats:
+        return (2.0 * mwc - (win + lose)) / (win - lose) if win != lose else np.zeros_like(mwc)
+
+    if not rules.cube:
+        if not match:
+            return lambda probs, after: _equity(probs)
+        return lambda probs, after: to_equity(_match_cubeful_many(probs, cube, np.zeros(len(probs))))
+
+    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
+        from .batch import flip
+
+        boards = flip(np.ascontiguousarray(after, np.int8), Variant.SHORT)
+        mine = _other_side(_leaf(_swap(probs), _efficiencies(boards), [theirs], False)[:, 0], match)
+        return to_equity(mine) if match else mine
+
+    return value
+
+
+def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
+    from .eval import _equity
+    from .met import long_table
+
+    if not state.match_length:
+        return lambda probs, after: _equity(probs)
+    table = long_table(bool(rules.koks))
+    if state.match_length > table.length:
+        raise InvalidArgumentError(f"the long nardy MET covers matches up to {table.length} points, "
+                                   f"not {state.match_length}")
+    me = state.on_roll
+    away, opp_away = state.match_length - state.score[me], state.match_length - state.score[1 - me]
+    if away <= 0 or opp_away <= 0:
+        raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
+    top = 3 if rules.koks else 2  # (without koks, what the net puts on a koks is a mars)
+    v = {k: table.outcome_mwc(away, opp_away, max(min(k, top), -top), rules.next_starter, black)
+         for k in (1, 2, 3, -1, -2, -3)}
+    centre, half = (v[1] + v[-1]) / 2, (v[1] - v[-1]) / 2
+
+    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
+        p = probs
+        mwc = ((p[:, 0] - p[:, 1]) * v[1] + (p[:, 1] - p[:, 2]) * v[2] + p[:, 2] * v[3]
+               + (1 - p[:, 0] - p[:, 3]) * v[-1] + (p[:, 3] - p[:, 4]) * v[-2] + p[:, 4] * v[-3])
+        return (mwc - centre) / half if half else np.zeros(len(p))
+
+    return value

@@ -35,7 +35,7 @@ import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,9 @@ from .errors import InvalidArgumentError, InvalidPositionError, check_whole, quo
 from .move import Move
 from .position import Position
 from .rules import Rules, Variant
+
+if TYPE_CHECKING:
+    from .notation import MatchState
 
 FORMAT = "nardy-net"
 FORMAT_VERSION = 1
@@ -353,12 +356,15 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | None = None) -> list[tuple[Move, float, Floats]]:
+         net: Net | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
     """Every legal play of `dice` with its equity and probabilities for the mover, best first.
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
     replaces the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a
     lookahead of that many rolls; the others keep their 0-ply figures and rank after them.
+    `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
+    instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
+    equity, long nardy's at its match equity table); the probabilities stay cubeless.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
@@ -366,10 +372,15 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     rules = position._rules(rules)
     net = net_for(net, rules)
+    value = None
+    if state is not None:
+        from .cube import play_equity
+
+        value = play_equity(position, state, rules)
     moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = _swap(_evaluate(after, rules, net, after=True))
-    equities = _equity(probs)
+    equities = _equity(probs) if value is None else value(probs, after)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
     if ply > 0:
         best = equities[order[0]]
@@ -377,7 +388,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
-        equities = _equity(probs)
+        equities = _equity(probs) if value is None else value(probs, after)
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
@@ -385,21 +396,23 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
-              net: Net | None = None) -> Move:
-    """The play `rank` puts first."""
-    return rank(position, dice, rules, ply=ply, net=net)[0][0]
+              net: Net | None = None, state: MatchState | None = None) -> Move:
+    """The play `rank` puts first (`state`: at that match score and cube)."""
+    return rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
 
 
-def net_move(game: Any, ply: int = 0, *, net: Net | None = None) -> Move:
+def net_move(game: Any, ply: int = 0, *, net: Net | None = None, at_score: bool = False) -> Move:
     """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
-    `game.play(net_move(game))`)."""
+    `game.play(net_move(game))`); `at_score`: chosen at the game's match score and cube
+    (`rank(..., state=game.match_state())`)."""
     from .game import Game
 
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
     if game.position is None or game.dice is None:
         raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
-    return best_move(game.position, game.dice, ply, game.rules, net=net)
+    return best_move(game.position, game.dice, ply, game.rules, net=net,
+                     state=game.match_state() if at_score else None)
 
 
 class NetPolicy:

@@ -7,6 +7,11 @@ A table gives the MWC of a player who needs `away` more points against one who n
 games after it, when the leader needs one point. The built-in table is Kazaross-XG2
 (`KAZAROSS_XG2`); `load_met` reads GNU Backgammon's MET files (its `met/*.xml`).
 
+Long nardy (no cube, no Crawford rule) has its own tables, computed by nardy from its self-play
+(`LONG`, `LONG_KOKS`, `long_table`; benchmarks/make_long_met.py makes them): the
+match-winning chance of the side that starts the next game, since the winner of a game starts
+the next.
+
 The score arithmetic follows GNU Backgammon's: the result of a game is looked up in the
 post-Crawford column when the game being played is the Crawford game or a post-Crawford one,
 and in the pre-Crawford table otherwise.
@@ -27,7 +32,7 @@ from .errors import InvalidArgumentError, InvalidNotationError, is_whole, quoted
 if TYPE_CHECKING:
     from .notation import MatchState
 
-__all__ = ["MatchEquityTable", "KAZAROSS_XG2", "load_met", "Score", "outcome_mwc", "equity_to_mwc",
+__all__ = ["MatchEquityTable", "KAZAROSS_XG2", "LongMatchTable", "LONG", "LONG_KOKS", "long_table", "load_met", "Score", "outcome_mwc", "equity_to_mwc",
            "mwc_to_equity", "gammon_values", "mwc", "equity"]
 
 _MAX_BYTES = 1 << 20  # a MET file is a few kilobytes
@@ -265,3 +270,68 @@ def mwc(equity_value: float, state: MatchState, table: MatchEquityTable | None =
 def equity(mwc_value: float, state: MatchState, table: MatchEquityTable | None = None) -> float:
     """The equity normalised to the cube in play of the MWC `mwc_value` of the side on roll."""
     return mwc_to_equity(mwc_value, Score.of(state, table=table), state.cube_value)
+
+
+# --- long nardy -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LongMatchTable:
+    """Long nardy's match equity table (no cube, no Crawford rule), computed by nardy from its
+    self-play (benchmarks/make_long_met.py): `starter[i][j]`, the MWC of the side that starts
+    the next game needing i+1 points against j+1 when the winner of a game starts the next
+    (`next_starter="winner"`, long nardy's default); `rolloff[i][j]`, when a roll-off decides;
+    `won`, `lost`: the starter's chances to win and lose 1, 2 and 3 points (oin, mars, koks) in
+    a game, from which both follow."""
+
+    name: str
+    koks: bool
+    starter: tuple[tuple[float, ...], ...] = field(repr=False)
+    rolloff: tuple[tuple[float, ...], ...] = field(repr=False)
+    won: tuple[float, ...]
+    lost: tuple[float, ...]
+
+    @property
+    def length(self) -> int:
+        """The longest match the table covers."""
+        return len(self.starter)
+
+    def mwc(self, away: int, opp_away: int, *, starts: bool | None = None) -> float:
+        """The MWC before a game of the side needing `away` points against `opp_away`: it starts
+        the game (`starts` True), the other side does (False), or a roll-off decides (None)."""
+        if away <= 0:
+            return 1.0
+        if opp_away <= 0:
+            return 0.0
+        if max(away, opp_away) > self.length:
+            raise InvalidArgumentError(f"the long nardy MET covers matches up to {self.length} points, "
+                                       f"not a score {away}-away {opp_away}-away")
+        if starts is None:
+            return self.rolloff[away - 1][opp_away - 1]
+        return self.starter[away - 1][opp_away - 1] if starts else 1.0 - self.starter[opp_away - 1][away - 1]
+
+    def outcome_mwc(self, away: int, opp_away: int, points: int, next_starter: str, black: bool) -> float:
+        """The MWC once this game ends with `points` to the side needing `away` (< 0: to the
+        other side), the next game's starter by the rules' `next_starter` ("winner", "rolloff",
+        "black"; `black`: this side plays Black)."""
+        won = points > 0
+        away, opp_away = away - max(points, 0), opp_away - max(-points, 0)
+        starts = {"winner": won, "rolloff": None, "black": black}[next_starter]
+        return self.mwc(away, opp_away, starts=starts)
+
+
+@lru_cache(maxsize=2)
+def _long(koks: bool) -> LongMatchTable:
+    from . import _met_long as data
+
+    prefix = "KOKS_" if koks else ""
+    name = "nardy long nardy self-play MET" + (" (koks)" if koks else "")
+    return LongMatchTable(name, koks, getattr(data, prefix + "STARTER"), getattr(data, prefix + "ROLLOFF"),
+                          getattr(data, prefix + "WON"), getattr(data, prefix + "LOST"))
+
+
+LONG = _long(False)
+LONG_KOKS = _long(True)
+
+
+def long_table(koks: bool = False) -> LongMatchTable:
+    """Long nardy's match equity table for rules with or without the koks option."""
+    return LONG_KOKS if koks else LONG

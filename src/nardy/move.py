@@ -7,7 +7,7 @@ import itertools
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidArgumentError, is_whole, quoted
 
@@ -53,6 +53,11 @@ class Move:
     """
 
     __slots__ = ("_dice", "_steps", "_raw", "_child", "_source")
+    _dice: tuple[int, int]
+    _steps: tuple[Step, ...]
+    _raw: bytes | None  # the engine's (from, to) bytes, -1 padded (None: a move built by hand)
+    _child: bytes | None  # the board it leads to
+    _source: tuple[bytes, Any, bool] | None  # the board it is played from, the rules' codes, last_roll
     __match_args__ = ("dice", "steps")
 
     def __init__(self, dice: tuple[int, int], steps: Any = ()) -> None:
@@ -82,7 +87,8 @@ class Move:
         try:
             return self._steps
         except AttributeError:  # made by the engine: the steps from its (from, to) bytes
-            self._steps = _steps_of(_unpack(self._source[0]), _pairs_of(self._raw))
+            source, raw = cast(tuple[bytes, Any, bool], self._source), cast(bytes, self._raw)
+            self._steps = _steps_of(_unpack(source[0]), _pairs_of(raw))
             return self._steps
 
     def pairs(self) -> tuple[tuple[int, int], ...]:

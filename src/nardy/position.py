@@ -242,7 +242,7 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
-        if type(move) is Move and move._source is not None and dice is None and self._trusts(move, rules, last_roll):
+        if type(move) is Move and move._child is not None and dice is None and self._trusts(move, rules, last_roll):
             engine.backend_of(backend)  # (an unknown backend is still refused)
             return self._after(move._child)
         if isinstance(move, str):
@@ -324,6 +324,8 @@ class Position:
     def _trusts(self, move: Move, rules: Rules, last_roll: bool) -> bool:
         """Was `move` made by `legal_moves` of this board under these rules and `last_roll`? Then
         it is legal and the result it remembers is the one `apply` would find."""
+        if move._source is None:
+            return False
         board, codes, last = move._source
         return board == self._board and last == bool(last_roll) and codes == engine.core_rules(rules)
 

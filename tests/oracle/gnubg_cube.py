@@ -1,4 +1,5 @@
-"""GNU Backgammon's program (`gnubg -t`, Debian's) as an oracle of 0-ply cube decisions.
+"""GNU Backgammon's program (`gnubg -t`, Debian's) as an oracle of cube decisions (0 ply, or
+`plies` 1 or 2 for its n-ply cubeful look-ahead).
 
 `analyse(items)` runs one gnubg process over many (position ID, match ID) pairs: for each it sets
 the match and the board, then `eval` (the evaluator class, the five cubeless probabilities and
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 SETUP = """set display off
 set player 0 human
 set player 1 human
-set evaluation cubedecision evaluation plies 0
-set evaluation chequerplay evaluation plies 0
+set evaluation cubedecision evaluation plies {plies}
+set evaluation chequerplay evaluation plies {plies}
 set output digits 6
 set output mwc off
 set jacoby on
@@ -76,8 +77,8 @@ def _parse(chunk: str) -> Analysis:
     return result
 
 
-def _run(items: list[tuple[str, str, bool]], gnubg: str) -> list[Analysis]:
-    lines = [SETUP, _MARK]
+def _run(items: list[tuple[str, str, bool]], gnubg: str, plies: int = 0) -> list[Analysis]:
+    lines = [SETUP.format(plies=plies), _MARK]
     for position_id, match_id, with_eval in items:
         lines.append(f"set matchid {match_id}\nset board {position_id}\n{'eval' if with_eval else ''}\nhint\n{_MARK}")
     out = subprocess.run([gnubg, "-t", "-q"], input="".join(lines), capture_output=True,
@@ -88,7 +89,8 @@ def _run(items: list[tuple[str, str, bool]], gnubg: str) -> list[Analysis]:
     return [_parse(chunk) for chunk in chunks]
 
 
-def analyse(items: list[tuple[str, str, bool]], gnubg: str | None = None, processes: int = 8) -> list[Analysis]:
+def analyse(items: list[tuple[str, str, bool]], gnubg: str | None = None, processes: int = 8,
+            plies: int = 0) -> list[Analysis]:
     """gnubg's analysis of each (position ID, match ID, with `eval`?), in order: always `hint`,
     and `eval` too when asked. The items are shared among a few gnubg processes run at once:
     gnubg spends most of each command waiting, not computing (about 8 ms a hint, 0.1 ms of CPU)."""
@@ -96,4 +98,4 @@ def analyse(items: list[tuple[str, str, bool]], gnubg: str | None = None, proces
     size = -(-len(items) // processes)
     parts = [items[i:i + size] for i in range(0, len(items), size)]
     with ThreadPoolExecutor(len(parts)) as pool:
-        return [a for part in pool.map(lambda part: _run(part, program_path), parts) for a in part]
+        return [a for part in pool.map(lambda part: _run(part, program_path, plies), parts) for a in part]

@@ -1,0 +1,195 @@
+"""Cubeful rollouts: short nardy games played out with the net's cube decisions.
+
+`rollout(position, state, games=1296, seed=1)` plays `games` games from `position`, its side on
+roll deciding first, at the score and cube of `state` (a `notation.MatchState`). Every turn,
+before the roll, the side on roll doubles when its 0-ply cube decision says so (`nardy.cube`'s
+arithmetic on the net's probabilities: double when double/take and double/pass are both worth
+at least no double) and the other side takes or passes the same way; a pass ends the game.
+The plays are the net's 0-ply cubeless choices, as in `nardy.rollout`. All games move at once:
+one move generation and one evaluation per ply for the live games, the cube decisions for each
+cube state the games are in. Dice come from numpy's PCG64 seeded by `seed`.
+
+`play(game_or_match)` plays a `Game` or a whole `Match` out the same way, one game at a time,
+the net choosing its plays at the score.
+
+The result is the mean outcome for the side on roll: in money play, points normalised to the
+cube in play at the start; in a match, the mean match-winning chance and its
+equivalent-to-money equity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from . import batch
+from .cube import _Cube, _checked, _cube_of, _cubeful_many, _doubled, _efficiencies, _mwc_to_equity, _plan
+from .errors import InvalidArgumentError, check_whole, quoted
+from .eval import Net, _equity, _evaluate, _finished_rows, net_for, segment_argmax
+from .met import MatchEquityTable
+from .notation import MatchState
+from .position import Position
+from .rules import Color, Rules, Variant
+
+if TYPE_CHECKING:
+    from .game import Game, Match
+
+MAX_PLIES = 10_000
+
+
+@dataclass(frozen=True)
+class CubefulRollout:
+    """`equity`: the mean result for the side on roll, normalised to the starting cube (a
+    match: equivalent-to-money equity of `mwc`), with its standard error; `mwc`: the mean
+    match-winning chance (None for money); `doubled`, `passed`: the shares of games with a
+    double, and ended by a pass."""
+
+    equity: float
+    equity_se: float
+    mwc: float | None
+    games: int
+    doubled: float
+    passed: float
+
+    def __str__(self) -> str:
+        mwc = f", MWC {self.mwc:.4f}" if self.mwc is not None else ""
+        return (f"cubeful equity {self.equity:+.4f} +- {self.equity_se:.4f}{mwc} ({self.games} games; "
+                f"{self.doubled:.0%} doubled, {self.passed:.0%} ended by a pass)")
+
+
+def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: int = 1, rules: Rules | None = None,
+            net: Net | None = None, met: MatchEquityTable | None = None) -> CubefulRollout:
+    """Roll `position` out `games` times with the cube (see the module's docstring)."""
+    if not isinstance(position, Position):
+        raise InvalidArgumentError(f"position must be a Position, got {quoted(position)}")
+    check_whole(games, "games", 1)
+    check_whole(seed, "seed", 0)
+    rules = position._rules(rules)
+    if rules.variant is not Variant.SHORT or not rules.cube:
+        raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")
+    if position.is_game_over():
+        raise InvalidArgumentError("the game is over in this position")
+    state = _checked(state)
+    if (state.on_roll == 1) != (position.turn is Color.WHITE):
+        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll, "
+                                   f"the position {position.turn.name.title()}")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    root = _cube_of(state, met)
+    net = net_for(net, rules)
+    rng = np.random.default_rng(seed)
+    boards = np.repeat(np.array([position.view()], np.int8), games, axis=0)
+    value = np.full(games, root.value, np.int64)
+    owner = np.full(games, -1 if root.owner is None else root.owner, np.int64)
+    points = np.zeros(games, np.int64)          # to the side on roll at the start (negative: lost)
+    live = np.ones(games, bool)
+    doubled = np.zeros(games, bool)
+    passed = np.zeros(games, bool)
+    mover = root.mover
+    for _ in range(MAX_PLIES):
+        rows = np.flatnonzero(live)
+        if rows.size == 0:
+            break
+        sign = 1 if mover == root.mover else -1
+        _cube_actions(boards, rows, value, owner, points, live, doubled, passed, root, mover, sign, rules, net)
+        rows = np.flatnonzero(live)
+        if rows.size == 0:
+            break
+        dice = rng.integers(1, 7, (rows.size, 2)).astype(np.int8)
+        children, offsets, _ = batch.generate(boards[rows], dice, rules)
+        theirs = _evaluate(children, rules, net, after=True)
+        chosen = children[segment_argmax(-_equity(theirs), offsets)]
+        over = _finished_rows(chosen)
+        if over.any():
+            ended = rows[over]
+            won = batch.wins(chosen[over], rules).astype(np.int64)
+            if not root.length and root.jacoby:
+                won = np.where(owner[ended] < 0, 1, won)   # Jacoby: gammons count single with a centred cube
+            points[ended] = sign * won * value[ended]
+            live[ended] = False
+        boards[rows] = batch.flip(chosen, Variant.SHORT)
+        mover = 1 - mover
+    else:
+        raise InvalidArgumentError(f"a game went on for more than {MAX_PLIES} plies")
+    return _result(points, doubled, passed, root)
+
+
+def play(game: Game | Match, ply: int = 0, *, net: Net | None = None) -> None:
+    """Play `game` (a `Game`, rolled off or not) to its end, or a `Match` (its game in play and
+    every game after it, each counted) to the match's end, the net on both sides: before each roll the cube as `cube.net_cube_action`
+    says (short nardy with the cube), then the net's play at the score (`eval.net_move(...,
+    at_score=True)` in a match or with the cube, else cubeless)."""
+    from .cube import net_cube_action
+    from .eval import net_move
+    from .game import Game, Match
+
+    if isinstance(game, Match):
+        if game.games and not game.games[-1].over:
+            play(game.games[-1], ply, net=net)
+            game.finish_game()
+        while game.winner is None:
+            play(game.new_game(), ply, net=net)
+            game.finish_game()
+        return
+    if not isinstance(game, Game):
+        raise InvalidArgumentError(f"play takes a Game or a Match, got {quoted(game)}")
+    if game.starter is None:
+        game.roll_off()
+    at_score = game.match_length is not None or game.cube_enabled
+    while not game.over:
+        if game.dice is None:
+            if game.doubled_by is not None or net_cube_action(game, ply, net=net) == "double":
+                if game.doubled_by is None:
+                    game.double()
+                getattr(game, net_cube_action(game, ply, net=net) or "take")()
+                if game.over:
+                    break
+            game.roll()
+        game.play(net_move(game, ply, net=net, at_score=at_score))
+
+
+def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner: np.ndarray, points: np.ndarray,
+                  live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube, mover: int, sign: int,
+                  rules: Rules, net: Net) -> None:
+    """The side on roll's 0-ply cube decision in each live game, and the answer to a double."""
+    keys = np.stack([value[rows], owner[rows]], axis=1)
+    for v, o in {(int(a), int(b)) for a, b in keys}:
+        cube = _Cube(v, None if o < 0 else o, mover, root.length, root.score, root.crawford, root.jacoby, root.table)
+        if not cube.may_double():
+            continue
+        group = rows[(keys[:, 0] == v) & (keys[:, 1] == o)]
+        p = _evaluate(boards[group], rules, net, after=False)
+        x = _efficiencies(boards[group])
+        nd = _cubeful_many(p, cube, x)
+        dt = _cubeful_many(p, _doubled(cube), x) * (1.0 if cube.length else 2.0)
+        dp = _plan(cube).win[0] if cube.length else 1.0
+        doubles = (dt >= nd) & (dp >= nd)
+        passes = doubles & (dt > dp)
+        doubled[group[doubles]] = True
+        ended = group[passes]
+        points[ended] = sign * v
+        live[ended] = False
+        passed[ended] = True
+        takes = group[doubles & ~passes]
+        value[takes] *= 2
+        owner[takes] = 1 - mover
+
+
+def _result(points: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube) -> CubefulRollout:
+    games = len(points)
+    if not root.length:
+        per_cube = points / root.value
+        return CubefulRollout(float(per_cube.mean()), float(per_cube.std() / np.sqrt(games)), None, games,
+                              float(doubled.mean()), float(passed.mean()))
+    me = root.mover
+    mwc = np.array([root.me(me, abs(int(k)), me if k > 0 else 1 - me) for k in points])
+    win, lose = _plan(root).win[0], _plan(root).lose[0]
+    scale = 2.0 / (win - lose) if win != lose else 0.0
+    mean = float(mwc.mean())
+    return CubefulRollout(_mwc_to_equity(mean, root), float(mwc.std() / np.sqrt(games)) * scale, mean, games,
+                          float(doubled.mean()), float(passed.mean()))
+
+
+__all__ = ["CubefulRollout", "play", "rollout"]

@@ -1,0 +1,121 @@
+"""Cubeful rollouts (`nardy.cubeful.rollout`): games played out with the net's cube decisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from nardy import Position, Rules
+from nardy.cube import decide
+from nardy.cubeful import rollout
+from nardy.errors import InvalidArgumentError
+from nardy.notation import MatchState
+
+START = Position.start("short")
+
+
+def sure_win() -> Position:
+    """White's last checker on its 1-point; Black has borne one off (no gammon): White wins."""
+    view = [0] * 26
+    view[1] = 1
+    view[24] = -14
+    return Position(view, "short")
+
+
+def test_a_sure_win_is_doubled_and_passed() -> None:
+    r = rollout(sure_win(), MatchState(), 100)
+    assert decide(sure_win(), MatchState()).action == "Double, pass"
+    assert r.equity == 1.0 and r.equity_se == 0.0 and r.doubled == 1.0 and r.passed == 1.0
+    match = rollout(sure_win(), MatchState(match_length=7, score=(2, 4)), 10)
+    assert match.equity == pytest.approx(1.0) and match.passed == 1.0 and match.equity_se == 0.0
+
+
+def test_the_cube_actions_are_decides() -> None:
+    import random
+
+    import numpy as np
+
+    from nardy.cube import _cube_of
+    from nardy.cubeful import _cube_actions
+    from nardy.eval import default_net
+
+    rng = random.Random(2)
+    positions, p = [], START
+    while len(positions) < 80:
+        if p.is_game_over():
+            p = START
+        if p.turn.name == "WHITE" and rng.random() < 0.25:
+            positions.append(p)
+        p = rng.choice(p.children((rng.randint(1, 6), rng.randint(1, 6))))
+    rules = Rules("short")
+    for state in (MatchState(jacoby=True), MatchState(match_length=7, score=(2, 4)),
+                  MatchState(match_length=5, score=(1, 2), cube_value=2, cube_owner=1)):
+        n = len(positions)
+        boards = np.array([q.view() for q in positions], np.int8)
+        value, owner = np.full(n, state.cube_value), np.full(n, -1 if state.cube_owner is None else state.cube_owner)
+        points, live = np.zeros(n, np.int64), np.ones(n, bool)
+        doubled, passed = np.zeros(n, bool), np.zeros(n, bool)
+        _cube_actions(boards, np.arange(n), value, owner, points, live, doubled, passed, _cube_of(state, None), 1, 1,
+                      rules, default_net("short"))
+        for i, q in enumerate(positions):
+            d = decide(q, state)
+            doubles = d.can_double and d.double_take >= d.no_double and d.double_pass >= d.no_double
+            assert doubled[i] == doubles
+            assert passed[i] == (doubles and d.double_take > d.double_pass)
+            assert live[i] == (not passed[i]) and points[i] == (state.cube_value if passed[i] else 0)
+            assert value[i] == state.cube_value * (2 if doubles and not passed[i] else 1)
+        assert doubled.any() and passed.any() and not passed.all()
+
+
+def test_no_cube_in_the_crawford_game_and_the_same_seed_the_same_result() -> None:
+    crawford = MatchState(match_length=7, score=(6, 3), crawford=True)
+    r = rollout(START, crawford, 300, seed=5)
+    assert r.doubled == 0 and r.passed == 0 and 0 < r.mwc < 1
+    assert rollout(START, crawford, 300, seed=5) == r
+    assert rollout(START, MatchState(), 300, seed=5) != rollout(START, MatchState(), 300, seed=6)
+
+
+def test_errors() -> None:
+    with pytest.raises(InvalidArgumentError, match="short nardy played with the cube"):
+        rollout(Position.start("long"), MatchState(), 10)
+    with pytest.raises(InvalidArgumentError, match="short nardy played with the cube"):
+        rollout(START, MatchState(), 10, rules=Rules("short", cube=False))
+    with pytest.raises(InvalidArgumentError, match="on roll"):
+        rollout(START, MatchState(on_roll=0, turn=0), 10)
+    with pytest.raises(InvalidArgumentError):
+        rollout(START, MatchState(), 0)
+    with pytest.raises(InvalidArgumentError, match="MatchEquityTable"):
+        rollout(START, MatchState(match_length=7), 10, met="Kazaross")
+
+
+def test_the_cli(capsys) -> None:
+    from nardy.cli import main
+
+    assert main(["rollout", "short", "sGfwATDgc/ABMA:cAngACAAIAAE", "--cubeful", "--games", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "white on roll, 50 games (0-ply plays, the net's 0-ply cube decisions): cubeful equity" in out
+    assert "MWC" in out
+    assert main(["rollout", "short", "--cubeful", "--luck"]) == 2
+    assert "without luck adjustment" in capsys.readouterr().err
+    assert main(["rollout", "long", "--cubeful"]) == 2
+
+
+def test_self_play_with_the_cube() -> None:
+    from nardy import Game, Match
+    from nardy.cubeful import play
+
+    match = Match("short", 5, seed=7)
+    play(match)
+    assert match.winner is not None and max(match.score.values()) >= 5
+    events = [kind for g in match.games for _, kind, _ in g.history()]
+    assert "double" in events and events.count("double") == events.count("take") + events.count("drop")
+    again = Match("short", 5, seed=7)
+    play(again)
+    assert [g.record for g in again.games] == [g.record for g in match.games]  # seeded: the same match
+    game = Game("short", seed=3)        # a money game, with the cube
+    play(game)
+    assert game.over
+    long_match = Match("long", 3, seed=2)
+    play(long_match)
+    assert long_match.winner is not None
+    with pytest.raises(InvalidArgumentError, match="Game or a Match"):
+        play("game")
