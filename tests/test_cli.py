@@ -174,7 +174,7 @@ def test_convert_rejects_what_it_cannot_read(capsys, argv, message):
 
 
 def test_replay_checks_and_prints_a_match_file(tmp_path):
-    from test_matfile import GNUBG_STYLE
+    from formats.test_matfile import GNUBG_STYLE
 
     path = tmp_path / "m.mat"
     path.write_text(GNUBG_STYLE)
@@ -188,7 +188,7 @@ def test_replay_checks_and_prints_a_match_file(tmp_path):
 
 
 def test_replay_reports_the_game_and_line_of_a_bad_move(tmp_path, capsys):
-    from test_matfile import GNUBG_STYLE
+    from formats.test_matfile import GNUBG_STYLE
 
     path = tmp_path / "bad.mat"
     path.write_text(GNUBG_STYLE.replace("62: 25/23 13/7", "62: 25/23 13/5"))
@@ -651,3 +651,11 @@ def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
     matfile.dump(match, str(path))
     assert main(["analyse", str(path), "--progress"]) == 0
     assert f"nardy analyse: {total}/{total} moves (100%)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["hint", "moves"])
+def test_dice_that_contradict_the_roll_of_a_match_id_or_xgid_are_refused(command, capsys) -> None:
+    for text in ("4HPwATDgc/ABMA:QYkqASAAIAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"):  # 5-2 rolled
+        assert run(command, "short", text, "6", "1")[0] == 2
+        assert f"dice 6-1 contradict '{text}', which has 5-2 rolled" in capsys.readouterr().err
+        assert run(command, "short", text, "2", "5")[0] == 0

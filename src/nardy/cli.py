@@ -207,6 +207,7 @@ def cmd_moves(args: argparse.Namespace, out: TextIO) -> None:
         raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start), or --batch FILE")
     dice = parse_dice(words)
     position = _position(args, rules)
+    _check_rolled(args.position, rules, dice)
     found = engine.results(position.to_bytes(), dice, rules, args.backend)
     for child, pairs in sorted(found, key=lambda r: engine.as_ints(r[0])):
         move = position.move(dice, pairs)
@@ -466,7 +467,17 @@ def _position_and_dice(args: argparse.Namespace, rules: Rules) -> tuple[Position
         words, args.position = [args.position, *words], None
     if not words:
         raise InvalidNotationError("give [POSITION] D1 D2 (POSITION defaults to the start)")
-    return _position(args, rules), parse_dice(words)
+    position, dice = _position(args, rules), parse_dice(words)
+    _check_rolled(args.position, rules, dice)
+    return position, dice
+
+
+def _check_rolled(text: str | None, rules: Rules, dice: tuple[int, int]) -> None:
+    """Dice given beside an ID:MATCHID or XGID that has a roll of its own must be that roll."""
+    state = _match_state(text, rules) if text is not None and rules.variant is Variant.SHORT else None
+    if state is not None and state.dice is not None and sorted(state.dice) != sorted(dice):
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict {text!r}, which has {d1}-{d2} rolled")
 
 
 def _probabilities(probs: Any, variant: Variant) -> str:
@@ -475,16 +486,24 @@ def _probabilities(probs: Any, variant: Variant) -> str:
             f"lose {1 - probs[0]:.3f} (l{gammon[0]} {probs[3]:.3f}, l{bg[0]} {probs[4]:.3f})")
 
 
-def _cube_state(text: str | None, rules: Rules, position: Position) -> Any:
+def _cube_state(text: str | None, rules: Rules, position: Position, jacoby: str | None) -> Any:
     """The match state a POSITION text carries (ID:MATCHID or an XGID), else a money game with
-    the Jacoby rule (as gnubg's money sessions), its side on roll that of `position`."""
+    the Jacoby rule unless `--jacoby false` (as gnubg's money sessions), its side on roll that of
+    `position`. A --jacoby that a money game's text contradicts, or dice already rolled, are errors."""
     from .formats.ids import MatchState
 
     state = _match_state(text, rules) if text is not None else None
-    if state is not None:
-        return state
-    side = 1 if position.turn is Color.WHITE else 0
-    return MatchState(jacoby=True, on_roll=side, turn=side)
+    if state is None:
+        side = 1 if position.turn is Color.WHITE else 0
+        return MatchState(jacoby=rules.jacoby if jacoby is not None else True, on_roll=side, turn=side)
+    if jacoby is not None and not state.match_length and state.jacoby != rules.jacoby:
+        raise InvalidArgumentError(f"--jacoby {jacoby} contradicts {text!r}, a money game "
+                                   f"{'with' if state.jacoby else 'without'} the Jacoby rule")
+    if state.dice is not None:
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"{text!r} has {d1}-{d2} rolled, and the cube decision comes before the roll: "
+                                   f"give the dice ({d1} {d2}) to rank the plays")
+    return state
 
 
 def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
@@ -493,7 +512,7 @@ def _cube_hint(args: argparse.Namespace, rules: Rules, out: TextIO) -> None:
     from .evaluation.net import equity
 
     position = _position(args, rules)
-    state = _cube_state(args.position, rules, position)
+    state = _cube_state(args.position, rules, position, args.jacoby)
     d = decide(position, state, args.ply, rules=rules)
     if state.match_length:
         game = (f"{state.match_length}-point match at {state.score[1]}-{state.score[0]} (white-black)"
@@ -571,7 +590,7 @@ def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position,
 
     if args.luck or (args.threads or 1) != 1:
         raise InvalidArgumentError("rollout --cubeful plays on one thread without luck adjustment")
-    result = rollout(position, _cube_state(args.position, rules, position), args.games, seed=args.seed, rules=rules)
+    result = rollout(position, _cube_state(args.position, rules, position, args.jacoby), args.games, seed=args.seed, rules=rules)
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply plays, the net's 0-ply cube "
           f"decisions): {result}", file=out)
 

@@ -480,8 +480,10 @@ def read_position(text: str, rules: Rules, turn: Color | str | None = None) -> P
             position = parse_xgid(text, rules)[0]
             ids.on_roll(position.turn, turn, text)
             return position
-        position_text, _, match_text = text.partition(":")
+        position_text, colon, match_text = text.partition(":")
         ids.of_variant(Variant.SHORT, rules, text)
+        if colon and not match_text:
+            raise InvalidNotationError(f"{quoted(text)} ends in ':' without its match ID (ID:MATCHID)")
         if match_text:
             turn = ids.on_roll(Color.WHITE if ids.parse_match_id(match_text).on_roll == 1 else Color.BLACK, turn, text)
         return position_from_id(position_text, turn, rules=rules)

@@ -245,3 +245,32 @@ def test_any_state_gives_a_finite_decision_in_gnubgs_words(p, state, x) -> None:
         assert 0.0 <= d.take_point <= 1.0
     else:
         assert d.take_point is None
+
+
+def test_decide_refuses_a_state_after_the_roll_and_a_crawford_flag_out_of_place() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"before the roll; the match state has 5-2 rolled"):
+        decide(START, MatchState(dice=(5, 2)))
+    with pytest.raises(InvalidArgumentError, match="Crawford game .* not at 1-1 of 5"):
+        decide(START, MatchState(match_length=5, score=(1, 1), crawford=True))
+    with pytest.raises(InvalidArgumentError, match="Crawford game .* not in a money game"):
+        decision(NO_GAMMONS, MatchState(crawford=True), 0.6)
+    assert decide(START, MatchState(match_length=5, score=(4, 1), crawford=True)).action.startswith("Never")
+
+
+def test_position_class_refuses_what_is_not_a_short_position() -> None:
+    for bad in (None, "4HPwATDgc/ABMA", Position.start("long")):
+        with pytest.raises(InvalidArgumentError, match="a short nardy Position"):
+            position_class(bad)  # type: ignore[arg-type]
+        with pytest.raises(InvalidArgumentError, match="a short nardy Position"):
+            cube_efficiency(bad)  # type: ignore[arg-type]
+
+
+def test_cli_cube_hint_keeps_jacoby_and_refuses_rolled_dice(capsys) -> None:
+    code, text = run_cli("hint", "short", "4HPwATDgc/ABMA", "--jacoby", "false")
+    assert code == 0 and "money, cube 1 centred" in text
+    code, text = run_cli("hint", "short", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "--jacoby", "false")
+    assert code == 2 and "--jacoby false contradicts" in capsys.readouterr().err
+    code, text = run_cli("hint", "short", "4HPwATDgc/ABMA:QYkqASAAIAAE")  # 5-2 rolled
+    assert code == 2 and "has 5-2 rolled, and the cube decision comes before the roll" in capsys.readouterr().err
+    code, text = run_cli("hint", "short", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert code == 2 and "give the dice (5 2)" in capsys.readouterr().err

@@ -131,3 +131,31 @@ def test_state_conversions() -> None:
     assert equity(mwc(0.3, state), state) == pytest.approx(0.3)
     with pytest.raises(InvalidArgumentError, match="money game has no match score"):
         Score.of(MatchState())
+
+
+def test_the_public_functions_refuse_bad_arguments_with_nardys_error() -> None:
+    import re
+
+    import numpy as np
+
+    from nardy.evaluation import met
+    from nardy.errors import NardyError
+
+    t = KAZAROSS_XG2
+    match = MatchState(match_length=5, score=(1, 2))
+    calls = {
+        "whole numbers of points away": lambda: t.mwc(2.5, 3),
+        "and player 5": lambda: t.mwc(1, 3, post_crawford=True, player=5),
+        "player is gnubg's 0 or 1": lambda: Score.of(match, player=2),
+        "a match state must be a MatchState": lambda: Score.of(None),  # type: ignore[arg-type]
+        "whole numbers >= 1, got -3 and 100": lambda: Score(-3, 100, False),
+        "table is a MatchEquityTable": lambda: Score(3, 3, False, table="x"),  # type: ignore[arg-type]
+        "equity must be a finite number, got nan": lambda: met.mwc(float("nan"), match),
+        "beyond the match length 5": lambda: met.equity(0.5, MatchState(match_length=5, score=(7, 2))),
+        "cube is the cube's value": lambda: mwc_to_equity(0.1, Score(3, 3, False), 0),
+        "points must be a whole number": lambda: outcome_mwc(Score(3, 3, False), 1.5),  # type: ignore[arg-type]
+    }
+    for words, call in calls.items():
+        with pytest.raises(NardyError, match=re.escape(words)):
+            call()
+    assert Score.of(match).away == 3 and t.mwc(np.int64(2), 3) == t.mwc(2, 3)

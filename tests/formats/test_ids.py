@@ -94,3 +94,11 @@ def test_xgids_round_trip(data):
 def test_invalid_xgids(text):
     with pytest.raises(InvalidNotationError):
         parse_xgid(text)
+
+
+def test_a_position_id_with_an_empty_match_id_is_refused() -> None:
+    from nardy.position import read_position
+
+    with pytest.raises(InvalidNotationError, match="ends in ':' without its match ID"):
+        read_position("4HPwATDgc/ABMA:", Rules("short"))
+    assert read_position("4HPwATDgc/ABMA:cAkAAAAAAAAA", Rules("short")) == Position.start("short")

@@ -312,3 +312,38 @@ def test_simulation_load_refuses_what_save_did_not_write(tmp_path):
         Simulation.load(tmp_path / "bad.npz")
     with pytest.raises(InvalidArgumentError, match="a path"):
         Simulation.load(3)  # type: ignore[arg-type]
+
+
+def test_simulation_load_refuses_damaged_boards_deep_headers_and_huge_entries(tmp_path):
+    import json
+    import zipfile
+
+    from nardy.play.simulate import Simulation
+
+    simulate("short", 5, seed=1).save(str(tmp_path / "games.npz"))
+    with np.load(tmp_path / "games.npz") as data:
+        arrays = dict(data)
+    final = arrays["final"].astype(np.int16)
+    final[0, 5] = 300  # would wrap to 44 as int8
+    np.savez(tmp_path / "wide.npz", **{**arrays, "final": final})
+    with pytest.raises(SimulationError, match="'final' has entries outside -15..15"):
+        Simulation.load(tmp_path / "wide.npz")
+    np.savez(tmp_path / "deep.npz", **{**arrays, "meta": np.array("[" * 100_000 + "]" * 100_000)})
+    with pytest.raises(SimulationError, match="deep.npz: not a simulation file nardy saved .*nests too deep"):
+        Simulation.load(tmp_path / "deep.npz")
+    header = f"{{'descr': '<i8', 'fortran_order': False, 'shape': ({10**15},), }}"
+    header += " " * (63 - len(header) % 64) + "\n"
+    npy = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+    with zipfile.ZipFile(tmp_path / "huge.npz", "w") as archive:
+        archive.writestr("winner.npy", npy + bytes(16))
+        archive.writestr("meta.npy", _npy_bytes(np.array(json.dumps({}))))
+    with pytest.raises(SimulationError, match="huge.npz: not a simulation file nardy saved"):
+        Simulation.load(tmp_path / "huge.npz")
+
+
+def _npy_bytes(array):
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()

@@ -95,6 +95,8 @@ class CubeDecision:
 def position_class(position: Position) -> tuple[str, int]:
     """gnubg's class of a short nardy position for the cube (OVER, BEAR_OFF, RACE or CONTACT)
     and the pip count of the side on roll."""
+    if not isinstance(position, Position) or position.variant is not Variant.SHORT:
+        raise InvalidArgumentError(f"position must be a short nardy Position, got {quoted(position)}")
     v = position.view()
     mine = [i for i in range(1, 26) if v[i] > 0]
     theirs = [25 - i for i in range(0, 25) if v[i] < 0]  # in their own numbers (bar 25)
@@ -400,6 +402,19 @@ def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
                  bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
 
 
+def _before_roll(state: MatchState) -> MatchState:
+    """A checked `state` a cube decision can be made in: no dice rolled yet, and a Crawford flag
+    only where a side needs one point."""
+    state = _checked(state)
+    if state.crawford and state.match_length - 1 not in state.score:
+        where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
+        raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")
+    if state.dice is not None:
+        raise InvalidArgumentError(f"a cube decision comes before the roll; the match state has "
+                                   f"{state.dice[0]}-{state.dice[1]} rolled (dice={state.dice})")
+    return state
+
+
 def _checked_probabilities(probabilities: Any) -> tuple[float, float, float, float, float]:
     try:
         values = tuple(float(v) for v in probabilities)
@@ -470,7 +485,7 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     if ply and probabilities is not None:
         raise InvalidArgumentError("probabilities= are a 0-ply evaluation; a look-ahead (ply 1 or 2) needs "
                                    "nardy's own evaluation")
-    state = _checked(state)
+    state = _before_roll(state)
     if (state.on_roll == 1) != (position.turn is Color.WHITE):
         raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
                                    f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
@@ -498,7 +513,7 @@ def decision(probabilities: Sequence[float], state: MatchState, efficiency: floa
         raise InvalidArgumentError(f"efficiency must be a number in 0..1, got {quoted(efficiency)}")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    return _decision(_checked_probabilities(probabilities), _checked(state), float(efficiency), met)
+    return _decision(_checked_probabilities(probabilities), _before_roll(state), float(efficiency), met)
 
 
 def _decision(p: tuple[float, float, float, float, float], state: MatchState, efficiency: float,

@@ -19,19 +19,20 @@ and in the pre-Crawford table otherwise.
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..errors import InvalidArgumentError, InvalidNotationError, quoted
+from ..errors import InvalidArgumentError, InvalidNotationError, is_whole, quoted
 from ..files import read_text
+from ..formats.ids import MatchState, check_state
 from . import _met_long as data
 from ._met_kazaross import DESCRIPTION, NAME, POST, PRE
 
-if TYPE_CHECKING:
-    from ..formats.ids import MatchState
 
 __all__ = ["MatchEquityTable", "KAZAROSS_XG2", "LongMatchTable", "LONG", "LONG_KOKS", "long_table", "load_met", "Score", "outcome_mwc", "equity_to_mwc",
            "mwc_to_equity", "gammon_values", "mwc", "equity"]
@@ -63,6 +64,9 @@ class MatchEquityTable:
         """MWC of the player (gnubg's `player`, for a post-Crawford column) needing `away`
         points against one needing `opp_away`: 1 when `away` <= 0 (won), 0 when `opp_away` <= 0.
         `post_crawford`: the game to come is after the Crawford game (one side needs 1)."""
+        if not (is_whole(away) and is_whole(opp_away)) or player not in (0, 1) or not is_whole(player):
+            raise InvalidArgumentError(f"mwc() takes whole numbers of points away and a player 0 or 1, got "
+                                       f"{quoted(away)}, {quoted(opp_away)} and player {quoted(player)}")
         if away <= 0:
             return 1.0
         if opp_away <= 0:
@@ -171,11 +175,26 @@ class Score:
     me: int = 0
     table: MatchEquityTable = KAZAROSS_XG2
 
+    def __post_init__(self) -> None:
+        if not (is_whole(self.away) and is_whole(self.opp_away)) or min(self.away, self.opp_away) < 1:
+            raise InvalidArgumentError(f"a Score's away and opp_away are the points each side needs, whole numbers "
+                                       f">= 1, got {quoted(self.away)} and {quoted(self.opp_away)}")
+        if not isinstance(self.crawford, bool) or self.me not in (0, 1) or not is_whole(self.me):
+            raise InvalidArgumentError(f"a Score's crawford is True or False and me is 0 or 1, got "
+                                       f"{quoted(self.crawford)} and {quoted(self.me)}")
+        if not isinstance(self.table, MatchEquityTable):
+            raise InvalidArgumentError(f"a Score's table is a MatchEquityTable, got {quoted(self.table)}")
+
     @classmethod
     def of(cls, state: MatchState, player: int | None = None, table: MatchEquityTable | None = None) -> Score:
         """The score of `state` (a match: `match_length` > 0) for `player` (default: on roll)."""
+        state = check_state(state)
         if not state.match_length:
             raise InvalidArgumentError("a money game has no match score")
+        if player not in (None, 0, 1) or isinstance(player, bool):
+            raise InvalidArgumentError(f"player is gnubg's 0 or 1 (None: the side on roll), got {quoted(player)}")
+        if max(state.score) >= state.match_length:
+            raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
         me = state.on_roll if player is None else player
         length = state.match_length
         return cls(length - state.score[me], length - state.score[1 - me], state.crawford, me,
@@ -187,8 +206,20 @@ class Score:
         return self.crawford or self.away == 1 or self.opp_away == 1
 
 
+def _check_cube(cube: int) -> None:
+    if not is_whole(cube) or cube < 1:
+        raise InvalidArgumentError(f"cube is the cube's value, a whole number >= 1, got {quoted(cube)}")
+
+
+def _check_number(value: float, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise InvalidArgumentError(f"{name} must be a finite number, got {quoted(value)}")
+
+
 def outcome_mwc(score: Score, points: int) -> float:
     """My MWC once this game ends with `points` to me (> 0) or to the opponent (< 0)."""
+    if not is_whole(points):
+        raise InvalidArgumentError(f"points must be a whole number, got {quoted(points)}")
     away, opp = score.away - max(points, 0), score.opp_away - max(-points, 0)
     return score.table.mwc(away, opp, post_crawford=score.post_crawford, player=score.me)
 
@@ -196,12 +227,16 @@ def outcome_mwc(score: Score, points: int) -> float:
 def equity_to_mwc(equity: float, score: Score, cube: int = 1) -> float:
     """The MWC of a cubeless `equity` normalised to the cube (+1 winning `cube` points, -1 losing
     them), by linear interpolation as gnubg does."""
+    _check_number(equity, "equity")
+    _check_cube(cube)
     win, lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
     return 0.5 * (equity * (win - lose) + win + lose)
 
 
 def mwc_to_equity(mwc: float, score: Score, cube: int = 1) -> float:
     """The inverse of `equity_to_mwc`: `mwc` as an equity normalised to the cube."""
+    _check_number(mwc, "mwc")
+    _check_cube(cube)
     win, lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
     return (2.0 * mwc - (win + lose)) / (win - lose)
 
@@ -210,6 +245,7 @@ def gammon_values(score: Score, cube: int = 1) -> tuple[float, float, float, flo
     """gnubg's gammon prices at the score: what a gammon won, a gammon lost, a backgammon won and
     a backgammon lost add to a single game, in equity normalised to the cube (money: 1, 1, 1, 1;
     a dead gammon: 0). The four are never negative."""
+    _check_cube(cube)
     single_win, single_lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
     centre, half = (single_win + single_lose) / 2, (single_win - single_lose) / 2
     if abs(half) <= 1e-7:

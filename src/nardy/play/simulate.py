@@ -164,8 +164,12 @@ class Simulation:
             raise SimulationError(f"cannot read {name!r}: {exc.strerror or exc}") from None
         except (ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise SimulationError(f"{name}: not a simulation file nardy saved ({exc})") from None
+        except MemoryError:  # an entry whose header declares more than memory holds
+            raise SimulationError(f"{name}: not a simulation file nardy saved (an entry larger than memory)") from None
         try:
             return _from_arrays(arrays)
+        except RecursionError:
+            raise SimulationError(f"{name}: not a simulation file nardy saved (the header nests too deep)") from None
         except (ValueError, KeyError, TypeError, NardyError) as exc:
             raise SimulationError(f"{name}: not a simulation file nardy saved ({exc})") from None
 
@@ -199,6 +203,8 @@ def _from_arrays(arrays: dict[str, Any]) -> Simulation:
     final = arrays.get("final")
     if final is None or final.shape != (n, 26) or final.dtype.kind not in "iu":
         raise ValueError("'final' is missing or not one 26-int board per game")
+    if final.size and (final.min() < -15 or final.max() > 15):
+        raise ValueError("'final' has entries outside -15..15")
     trace, offsets = arrays.get("trace"), arrays.get("trace_offsets")
     if (trace is None) != (offsets is None):
         raise ValueError("'trace' and 'trace_offsets' come together")
@@ -207,6 +213,8 @@ def _from_arrays(arrays: dict[str, Any]) -> Simulation:
                 or offsets.shape != (n + 1,) or offsets[0] != 0 \
                 or (np.diff(offsets) < 0).any() or offsets[-1] != len(trace):
             raise ValueError("'trace' and 'trace_offsets' do not fit the games")
+        if trace.size and (trace.min() < -128 or trace.max() > 127):
+            raise ValueError("'trace' has entries outside int8's -128..127")
         trace, offsets = trace.astype(np.int8), offsets.astype(np.int64)
     return Simulation(
         rules=rules, policy=meta["policy"], seed=meta["seed"], chunk_size=meta["chunk_size"],
