@@ -346,4 +346,156 @@ full:
     return nardy_finish(sink, n, best, -2);
 }
 
+/* Long nardy (no hits, no bar; `open` is every point the opponent does not hold). */
+
+/* Does the mover's occupancy m hold a six-block that starts on a forbidden point (bits q-1 in
+ * the opponent's numbers)? _board.pxd's runs6(rotate12(m)) & forbidden. */
+static inline int nardy_six(uint32_t m, uint32_t forbidden) {
+    uint32_t r = ((m << 12) | (m >> 12)) & NARDY_ALL_POINTS;
+    r &= r >> 1;
+    r &= r >> 2;
+    return (r & (r >> 2) & forbidden) != 0;
+}
+
+/* The mover's occupancy after a step src -> dst >= 1 from a board with occupancy m and `ones`
+ * (its points holding exactly one checker). */
+static inline uint32_t nardy_after(uint32_t m, uint32_t ones, int src, int dst) {
+    return (m & ~(ones & NARDY_BIT(src))) | NARDY_BIT(dst);
+}
+
+/* walk_pair for long nardy when nothing can bear off in two steps (two or more checkers outside
+ * home): both orders, the larger die first, from board b with the mover's points `mover`, the
+ * open points `open`, dice hi > lo; `head_limit` checkers may leave the head (point 24); six-blocks
+ * starting on `forbidden` are judged after every step (`step_check`) or at the end (`end_check`).
+ * Results, their order and representatives are _walks.pxi's walk_pair's (its `played` and
+ * `chained` kept here as `played` and `quiet`). Two shortcuts: no block is judged where no two
+ * steps can make one (every occupancy the walk can reach lies within `reach`); and if the first
+ * order played two steps and none of its first steps made a block, the second order finds only
+ * one checker y moved on from y - lo new (as short nardy's), every other play being the first
+ * order's. Results go to the sink. The most steps of a result (-1 none, 0, 1, 2), or -2 when full. */
+static int nardy_long_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, uint32_t open, int hi, int lo,
+                           int head_limit, uint32_t forbidden, int step_check, int end_check) {
+    int8_t *out = sink->out, *moves = sink->moves;
+    uint8_t *larger = sink->larger;
+    int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
+    int sub = -1, order, f, x, y, s, d1, d2, below, six, check, blocked = 0;
+    nardy_board board = nardy_load(b), b1;
+    uint32_t ones = nardy_where(board, 1) & NARDY_ALL_POINTS, twos = 0, empty = 0, ones1 = 0, m1, second, first;
+    uint32_t reach = (mover | mover >> hi | mover >> lo | mover >> (hi + lo)) & open & NARDY_ALL_POINTS;
+    uint32_t quiet = 0;    /* bit s-1: one checker s moved by both dice, recorded */
+    uint32_t played[26];   /* bit x-1 of played[y]: two checkers "x/hi y/lo" recorded (the first order) */
+    uint32_t seen = 0;     /* the y whose played[y] is set */
+    uint64_t word;
+    if (!nardy_six(reach, forbidden))
+        step_check = end_check = 0;  /* no block can be made */
+    check = step_check || end_check;
+    if (check) {
+        twos = nardy_where(board, 2) & NARDY_ALL_POINTS;
+        empty = nardy_where(board, 0) & NARDY_ALL_POINTS;
+    }
+    for (order = 0; order < 2; order++) {
+        d1 = order == 0 ? hi : lo;
+        d2 = order == 0 ? lo : hi;
+        if (order == 1 && best == 2 && !blocked) {  /* only y on from y - lo can be new */
+            first = mover & (open << lo) & (open << (hi + lo)) & NARDY_ALL_POINTS & ~quiet;
+            if (head_limit <= 0)
+                first &= ~NARDY_BIT(24);
+            while (first) {
+                y = (__builtin_clz(first) ^ 31) + 1;
+                first &= ~NARDY_BIT(y);
+                x = y - lo;
+                m1 = nardy_after(mover, ones, y, x);
+                if (step_check && nardy_six(m1, forbidden))
+                    continue;
+                if (check && nardy_six(nardy_after(m1, empty, x, x - hi), forbidden))
+                    continue;  /* (x was empty: y's checker alone there) */
+                word = nardy_with(nardy_with(~(uint64_t)0 << 32, 0, y, x), 16, x, x - hi);
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too,
+                                 nardy_stepped(board, y, x - hi, 0), 2, 0, 0, word, 0) < 0)
+                    goto full;
+            }
+            break;
+        }
+        first = mover & (open << d1) & NARDY_ALL_POINTS;
+        if (head_limit <= 0)
+            first &= ~NARDY_BIT(24);
+        while (first) {
+            f = (__builtin_clz(first) ^ 31) + 1;
+            first &= ~NARDY_BIT(f);
+            m1 = nardy_after(mover, ones, f, f - d1);
+            if (step_check && nardy_six(m1, forbidden)) {
+                blocked = 1;
+                continue;  /* the first step makes an illegal block */
+            }
+            b1 = nardy_stepped(board, f, f - d1, 0);
+            if (check)  /* b1's points holding one checker */
+                ones1 = (ones & ~NARDY_BIT(f) & ~NARDY_BIT(f - d1)) | (twos & NARDY_BIT(f)) | (empty & NARDY_BIT(f - d1));
+            second = m1 & (open << d2) & NARDY_ALL_POINTS;
+            if ((f == 24) >= head_limit)  /* the checkers taken from the head so far */
+                second &= ~NARDY_BIT(24);
+            below = -1;
+            if (order == 1 && (seen & NARDY_BIT(f))) {  /* two checkers, recorded already */
+                below = (second & played[f]) ? 2 : below;
+                second &= ~played[f];
+            }
+            while (second) {
+                int g2 = (__builtin_clz(second) ^ 31) + 1;
+                second &= ~NARDY_BIT(g2);
+                if (order == 0) {  /* x/hi then y/lo */
+                    x = f;
+                    y = g2;
+                    s = y == x - hi ? x : (y - lo == x ? y : 0);
+                } else {  /* y/lo then x/hi */
+                    y = f;
+                    x = g2;
+                    s = x == y - lo ? y : (x - hi == y ? x : 0);
+                }
+                if (s && (quiet & NARDY_BIT(s))) {
+                    below = 2;  /* recorded already: the same play */
+                    continue;
+                }
+                six = check && nardy_six(nardy_after(m1, ones1, g2, g2 - d2), forbidden);
+                if (six && step_check)
+                    continue;
+                if (!six) {
+                    word = nardy_with(nardy_with(~(uint64_t)0 << 32, 0, f, f - d1), 16, g2, g2 - d2);
+                    if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too,
+                                     nardy_stepped(b1, g2, g2 - d2, 0), 2, 0, 0, word, 0) < 0)
+                        goto full;
+                }
+                if (best == 2) {
+                    below = 2;
+                    if (s)
+                        quiet |= NARDY_BIT(s);
+                    else if (order == 0) {
+                        if (!(seen & NARDY_BIT(y))) {
+                            seen |= NARDY_BIT(y);
+                            played[y] = 0;
+                        }
+                        played[y] |= NARDY_BIT(x);
+                    }
+                }
+            }
+            /* candidate(1, below) */
+            if (below < 1 && !(end_check && nardy_six(m1, forbidden))) {
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, 0, 0,
+                                 nardy_with(~(uint64_t)0 << 16, 0, f, f - d1), order == 0) < 0)
+                    goto full;
+                below = 1;
+            }
+            sub = below > sub ? below : sub;
+        }
+    }
+    /* candidate(0, sub) */
+    if (sub < 1 && !(end_check && nardy_six(mover, forbidden))) {
+        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, board, 0, 0, 0, ~(uint64_t)0, 0)
+            < 0)
+            goto full;
+        sub = 0;
+    }
+    return nardy_finish(sink, n, best, sub);
+full:
+    return nardy_finish(sink, n, best, -2);
+}
+
 #endif
