@@ -17,7 +17,9 @@ steps (of a double; or both steps of a pair, larger die first) take their source
 occupancy words and are made on the result's copy only, without stepping the board; a pair with
 one checker to enter does the same after the entry (`enter_pair`). A pair or a double with
 nothing to enter or bear off (a double may enter one checker) is walked by C over vector
-registers (_plain.h: `plain_pair`, `plain_double`), the board never stepped in memory.
+registers (_plain.h: `plain_pair`, `plain_double`), the board never stepped in memory; so are
+long nardy's pairs and doubles with nothing to bear off (`long_pair`, `long_double`), the head
+rule and six-block tests in locals, and no block judged where no steps of the roll can make one.
 
 The walks themselves are in _walks.pxi. On x86-64 the same walks are also built for x86-64-v3
 (AVX2, BMI1/2, LZCNT: the module _movegen_v3), and where the CPU has those, the entry points below

@@ -346,4 +346,276 @@ full:
     return nardy_finish(sink, n, best, -2);
 }
 
+/* Long nardy (no hits, no bar; `open` is every point the opponent does not hold). */
+
+/* Does the mover's occupancy m hold a six-block that starts on a forbidden point (bits q-1 in
+ * the opponent's numbers)? _board.pxd's runs6(rotate12(m)) & forbidden. */
+static inline int nardy_six(uint32_t m, uint32_t forbidden) {
+    uint32_t r = ((m << 12) | (m >> 12)) & NARDY_ALL_POINTS;
+    r &= r >> 1;
+    r &= r >> 2;
+    return (r & (r >> 2) & forbidden) != 0;
+}
+
+/* The mover's occupancy after a step src -> dst >= 1 from a board with occupancy m and `ones`
+ * (its points holding exactly one checker). */
+static inline uint32_t nardy_after(uint32_t m, uint32_t ones, int src, int dst) {
+    return (m & ~(ones & NARDY_BIT(src))) | NARDY_BIT(dst);
+}
+
+/* walk_pair for long nardy when nothing can bear off in two steps (two or more checkers outside
+ * home): both orders, the larger die first, from board b with the mover's points `mover`, the
+ * open points `open`, dice hi > lo; `head_limit` checkers may leave the head (point 24); six-blocks
+ * starting on `forbidden` are judged after every step (`step_check`) or at the end (`end_check`).
+ * Results, their order and representatives are _walks.pxi's walk_pair's (its `played` and
+ * `chained` kept here as `played` and `quiet`). Two shortcuts: no block is judged where no two
+ * steps can make one (every occupancy the walk can reach lies within `reach`); and if the first
+ * order played two steps and none of its first steps made a block, the second order finds only
+ * one checker y moved on from y - lo new (as short nardy's), every other play being the first
+ * order's. Results go to the sink. The most steps of a result (-1 none, 0, 1, 2), or -2 when full. */
+static int nardy_long_pair(nardy_sink *sink, const int8_t *b, uint32_t mover, uint32_t open, int hi, int lo,
+                           int head_limit, uint32_t forbidden, int step_check, int end_check) {
+    int8_t *out = sink->out, *moves = sink->moves;
+    uint8_t *larger = sink->larger;
+    int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
+    int sub = -1, order, f, x, y, s, d1, d2, below, six, check, blocked = 0;
+    nardy_board board = nardy_load(b), b1;
+    uint32_t ones = nardy_where(board, 1) & NARDY_ALL_POINTS, twos = 0, empty = 0, ones1 = 0, m1, second, first;
+    uint32_t reach = (mover | mover >> hi | mover >> lo | mover >> (hi + lo)) & open & NARDY_ALL_POINTS;
+    uint32_t quiet = 0;    /* bit s-1: one checker s moved by both dice, recorded */
+    uint32_t played[26];   /* bit x-1 of played[y]: two checkers "x/hi y/lo" recorded (the first order) */
+    uint32_t seen = 0;     /* the y whose played[y] is set */
+    uint64_t word;
+    if (!nardy_six(reach, forbidden))
+        step_check = end_check = 0;  /* no block can be made */
+    check = step_check || end_check;
+    if (check) {
+        twos = nardy_where(board, 2) & NARDY_ALL_POINTS;
+        empty = nardy_where(board, 0) & NARDY_ALL_POINTS;
+    }
+    for (order = 0; order < 2; order++) {
+        d1 = order == 0 ? hi : lo;
+        d2 = order == 0 ? lo : hi;
+        if (order == 1 && best == 2 && !blocked) {  /* only y on from y - lo can be new */
+            first = mover & (open << lo) & (open << (hi + lo)) & NARDY_ALL_POINTS & ~quiet;
+            if (head_limit <= 0)
+                first &= ~NARDY_BIT(24);
+            while (first) {
+                y = (__builtin_clz(first) ^ 31) + 1;
+                first &= ~NARDY_BIT(y);
+                x = y - lo;
+                m1 = nardy_after(mover, ones, y, x);
+                if (step_check && nardy_six(m1, forbidden))
+                    continue;
+                if (check && nardy_six(nardy_after(m1, empty, x, x - hi), forbidden))
+                    continue;  /* (x was empty: y's checker alone there) */
+                word = nardy_with(nardy_with(~(uint64_t)0 << 32, 0, y, x), 16, x, x - hi);
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too,
+                                 nardy_stepped(board, y, x - hi, 0), 2, 0, 0, word, 0) < 0)
+                    goto full;
+            }
+            break;
+        }
+        first = mover & (open << d1) & NARDY_ALL_POINTS;
+        if (head_limit <= 0)
+            first &= ~NARDY_BIT(24);
+        while (first) {
+            f = (__builtin_clz(first) ^ 31) + 1;
+            first &= ~NARDY_BIT(f);
+            m1 = nardy_after(mover, ones, f, f - d1);
+            if (step_check && nardy_six(m1, forbidden)) {
+                blocked = 1;
+                continue;  /* the first step makes an illegal block */
+            }
+            b1 = nardy_stepped(board, f, f - d1, 0);
+            if (check)  /* b1's points holding one checker */
+                ones1 = (ones & ~NARDY_BIT(f) & ~NARDY_BIT(f - d1)) | (twos & NARDY_BIT(f)) | (empty & NARDY_BIT(f - d1));
+            second = m1 & (open << d2) & NARDY_ALL_POINTS;
+            if ((f == 24) >= head_limit)  /* the checkers taken from the head so far */
+                second &= ~NARDY_BIT(24);
+            below = -1;
+            if (order == 1 && (seen & NARDY_BIT(f))) {  /* two checkers, recorded already */
+                below = (second & played[f]) ? 2 : below;
+                second &= ~played[f];
+            }
+            while (second) {
+                int g2 = (__builtin_clz(second) ^ 31) + 1;
+                second &= ~NARDY_BIT(g2);
+                if (order == 0) {  /* x/hi then y/lo */
+                    x = f;
+                    y = g2;
+                    s = y == x - hi ? x : (y - lo == x ? y : 0);
+                } else {  /* y/lo then x/hi */
+                    y = f;
+                    x = g2;
+                    s = x == y - lo ? y : (x - hi == y ? x : 0);
+                }
+                if (s && (quiet & NARDY_BIT(s))) {
+                    below = 2;  /* recorded already: the same play */
+                    continue;
+                }
+                six = check && nardy_six(nardy_after(m1, ones1, g2, g2 - d2), forbidden);
+                if (six && step_check)
+                    continue;
+                if (!six) {
+                    word = nardy_with(nardy_with(~(uint64_t)0 << 32, 0, f, f - d1), 16, g2, g2 - d2);
+                    if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too,
+                                     nardy_stepped(b1, g2, g2 - d2, 0), 2, 0, 0, word, 0) < 0)
+                        goto full;
+                }
+                if (best == 2) {
+                    below = 2;
+                    if (s)
+                        quiet |= NARDY_BIT(s);
+                    else if (order == 0) {
+                        if (!(seen & NARDY_BIT(y))) {
+                            seen |= NARDY_BIT(y);
+                            played[y] = 0;
+                        }
+                        played[y] |= NARDY_BIT(x);
+                    }
+                }
+            }
+            /* candidate(1, below) */
+            if (below < 1 && !(end_check && nardy_six(m1, forbidden))) {
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, 0, 0,
+                                 nardy_with(~(uint64_t)0 << 16, 0, f, f - d1), order == 0) < 0)
+                    goto full;
+                below = 1;
+            }
+            sub = below > sub ? below : sub;
+        }
+    }
+    /* candidate(0, sub) */
+    if (sub < 1 && !(end_check && nardy_six(mover, forbidden))) {
+        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, board, 0, 0, 0, ~(uint64_t)0, 0)
+            < 0)
+            goto full;
+        sub = 0;
+    }
+    return nardy_finish(sink, n, best, sub);
+full:
+    return nardy_finish(sink, n, best, -2);
+}
+
+/* Long nardy's walk_double when nothing can bear off in four steps (four or more checkers
+ * outside home): a double d from board b, the mover's points `mover`, the open points `open`,
+ * `head_limit` checkers may leave the head (point 24), six-blocks starting on `forbidden`
+ * judged after every step (`step_check`) or at the end (`end_check`); each multiset of steps
+ * once, in non-increasing source order. Results, their order and representatives are
+ * _walks.pxi's walk_double's; no block is judged where no four steps can make one (every
+ * occupancy the walk can reach lies within `reach`). Results go to the sink. The most steps of
+ * a result (-1 none, 0 to 4), -2 when full, or -3 if a step made a block with `step_check`
+ * (another order might avoid it: the caller walks every order instead). */
+static int nardy_long_double(nardy_sink *sink, const int8_t *b, uint32_t mover, uint32_t open, int d,
+                             int head_limit, uint32_t forbidden, int step_check, int end_check) {
+    int8_t *out = sink->out, *moves = sink->moves;
+    uint8_t *larger = sink->larger;
+    int n = sink->n, cap = sink->cap, best = sink->best, store = sink->store, moves_too = sink->moves_too;
+    int sub = -1, s1, s2, s3, s4, h1, h2, h3, below1, below2, below3, six, check;
+    uint32_t open_d = open << d, srcs1, srcs2, srcs3, srcs4, m1, m2, m3, ones0, ones1, ones2, ones3 = 0;
+    uint32_t reach = (mover | mover >> d | mover >> (2 * d) | mover >> (3 * d) | mover >> (4 * d)) & open
+                     & NARDY_ALL_POINTS;
+    uint64_t p1, p2, p3;
+    nardy_board b0 = nardy_load(b), b1, b2, b3;
+    if (!nardy_six(reach, forbidden))
+        step_check = end_check = 0;  /* no block can be made */
+    check = step_check || end_check;
+    ones0 = nardy_where(b0, 1) & NARDY_ALL_POINTS;
+    srcs1 = mover & open_d & NARDY_ALL_POINTS;
+    if (0 >= head_limit)
+        srcs1 &= ~NARDY_BIT(24);
+    while (srcs1) {
+        s1 = (__builtin_clz(srcs1) ^ 31) + 1;
+        srcs1 &= ~NARDY_BIT(s1);
+        m1 = nardy_after(mover, ones0, s1, s1 - d);
+        if (step_check && nardy_six(m1, forbidden))
+            goto blocked;
+        b1 = nardy_stepped(b0, s1, s1 - d, 0);
+        ones1 = nardy_where(b1, 1) & NARDY_ALL_POINTS;
+        h1 = s1 == 24;  /* the checkers taken from the head so far */
+        p1 = nardy_with(0, 0, s1, s1 - d);
+        srcs2 = m1 & open_d & NARDY_UPTO(s1);
+        if (h1 >= head_limit)
+            srcs2 &= ~NARDY_BIT(24);
+        below1 = -1;
+        while (srcs2) {
+            s2 = (__builtin_clz(srcs2) ^ 31) + 1;
+            srcs2 &= ~NARDY_BIT(s2);
+            m2 = nardy_after(m1, ones1, s2, s2 - d);
+            if (step_check && nardy_six(m2, forbidden))
+                goto blocked;
+            b2 = nardy_stepped(b1, s2, s2 - d, 0);
+            ones2 = nardy_where(b2, 1) & NARDY_ALL_POINTS;
+            h2 = h1 + (s2 == 24);
+            p2 = nardy_with(p1, 16, s2, s2 - d);
+            srcs3 = m2 & open_d & NARDY_UPTO(s2);
+            if (h2 >= head_limit)
+                srcs3 &= ~NARDY_BIT(24);
+            below2 = -1;
+            while (srcs3) {
+                s3 = (__builtin_clz(srcs3) ^ 31) + 1;
+                srcs3 &= ~NARDY_BIT(s3);
+                m3 = nardy_after(m2, ones2, s3, s3 - d);
+                if (step_check && nardy_six(m3, forbidden))
+                    goto blocked;
+                b3 = nardy_stepped(b2, s3, s3 - d, 0);
+                h3 = h2 + (s3 == 24);
+                p3 = nardy_with(p2, 32, s3, s3 - d);
+                srcs4 = m3 & open_d & NARDY_UPTO(s3);
+                if (h3 >= head_limit)
+                    srcs4 &= ~NARDY_BIT(24);
+                if (srcs4 && check)
+                    ones3 = nardy_where(b3, 1) & NARDY_ALL_POINTS;
+                below3 = -1;
+                while (srcs4) {  /* the last step, made on the result's copy only */
+                    s4 = (__builtin_clz(srcs4) ^ 31) + 1;
+                    srcs4 &= ~NARDY_BIT(s4);
+                    six = check && nardy_six(nardy_after(m3, ones3, s4, s4 - d), forbidden);
+                    if (six && step_check)
+                        goto blocked;
+                    if (!six) {
+                        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too,
+                                         nardy_stepped(b3, s4, s4 - d, 0), 4, 0, 0, nardy_with(p3, 48, s4, s4 - d),
+                                         0) < 0)
+                            goto full;
+                        below3 = 4;
+                    }
+                }
+                if (below3 < 3 && !(end_check && nardy_six(m3, forbidden))) {  /* candidate(3, below3) */
+                    if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b3, 3, 0, 0,
+                                     p3 | ~(uint64_t)0 << 48, 0) < 0)
+                        goto full;
+                    below3 = 3;
+                }
+                below2 = below3 > below2 ? below3 : below2;
+            }
+            if (below2 < 2 && !(end_check && nardy_six(m2, forbidden))) {  /* candidate(2, below2) */
+                if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b2, 2, 0, 0,
+                                 p2 | ~(uint64_t)0 << 32, 0) < 0)
+                    goto full;
+                below2 = 2;
+            }
+            below1 = below2 > below1 ? below2 : below1;
+        }
+        if (below1 < 1 && !(end_check && nardy_six(m1, forbidden))) {  /* candidate(1, below1) */
+            if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b1, 1, 0, 0,
+                             p1 | ~(uint64_t)0 << 16, 0) < 0)
+                goto full;
+            below1 = 1;
+        }
+        sub = below1 > sub ? below1 : sub;
+    }
+    if (sub < 0 && !(end_check && nardy_six(mover, forbidden))) {  /* candidate(0, sub) */
+        if (nardy_record(out, moves, larger, &n, &best, cap, store, moves_too, b0, 0, 0, 0, ~(uint64_t)0, 0) < 0)
+            goto full;
+        sub = 0;
+    }
+    return nardy_finish(sink, n, best, sub);
+full:
+    return nardy_finish(sink, n, best, -2);
+blocked:
+    return nardy_finish(sink, n, best, -3);
+}
+
 #endif

@@ -219,6 +219,10 @@ cdef extern from "_plain.h":
         int n, cap, best, store, moves_too
     int nardy_plain_pair(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int hi, int lo) noexcept nogil
     int nardy_plain_double(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int d) noexcept nogil
+    int nardy_long_pair(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int hi, int lo,
+                        int head_limit, uint32_t forbidden, int step_check, int end_check) noexcept nogil
+    int nardy_long_double(nardy_sink* sink, const int8_t* b, uint32_t mover, uint32_t open, int d, int head_limit,
+                          uint32_t forbidden, int step_check, int end_check) noexcept nogil
 
 
 cdef inline nardy_sink sink_of(const gen_t* g) noexcept nogil:
@@ -513,6 +517,8 @@ cdef int walk_pair(gen_t* g, const game_t* v) noexcept nogil:
     cdef undo_t u1
     if game_t is short_game and g.b[BAR] == 1 and g.outside >= 2:
         return enter_pair(g, v)
+    if game_t is long_game and g.outside >= 2:
+        return long_pair(g)
     if simple:  # the first order without stepping; the second, if two steps can be played, too
         sub = plain_pair(g)
         if sub == -2 or g.best == 2:
@@ -630,6 +636,25 @@ cdef int plain_pair(gen_t* g) noexcept nogil:
     return from_sink(g, &s, sub)
 
 
+cdef int long_pair(gen_t* g) noexcept nogil:
+    """walk_pair for long nardy when nothing can bear off in two steps, by nardy_long_pair
+    (_plain.h), which keeps the board in registers and the head rule and six-block tests in
+    locals: both orders, the results made on copies only. The most steps of a result (0 for
+    none), or -2 when full."""
+    cdef nardy_sink s = sink_of(g)
+    return from_sink(g, &s, nardy_long_pair(&s, g.b, g.mover, g.open_points, g.dice[0], g.dice[1], g.head_limit,
+                                            g.forbidden, g.step_check, g.end_check))
+
+
+cdef int long_double(gen_t* g) noexcept nogil:
+    """walk_double for long nardy when nothing can bear off in four steps, by nardy_long_double
+    (_plain.h), which keeps the boards in registers and the head rule and six-block tests in
+    locals. The most steps of a result, -2 when full, or -3 if a step made an illegal block."""
+    cdef nardy_sink s = sink_of(g)
+    return from_sink(g, &s, nardy_long_double(&s, g.b, g.mover, g.open_points, g.dice[0], g.head_limit,
+                                              g.forbidden, g.step_check, g.end_check))
+
+
 cdef int head_limit(const int8_t* b, int d1, int d2, const rules_t* r) noexcept nogil:
     """Checkers that may leave the head this turn (docs/rules.md 4: head rule, first-turn exception)."""
     cdef int p
@@ -706,7 +731,10 @@ cdef int walk_turn(gen_t* g, const game_t* v) noexcept nogil:
     if g.ndice == 4 and not g.want_sequences:
         if game_t is short_game and g.outside >= 4 and g.b[BAR] <= 1:
             return plain_double(g)
-        found = walk_double(g, 0, 25, v)
+        if game_t is long_game and g.outside >= 4:
+            found = long_double(g)
+        else:
+            found = walk_double(g, 0, 25, v)
         if found != -3:
             return found
         g.best = 0  # a step made a six-block that another order might avoid: every order
