@@ -133,6 +133,7 @@ def duel(rules: Rules, a: Chooser, b: Chooser, games: int, *, seed: int, paralle
 
 def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel: int = 128, lam: float = 0.7,
           lr: float = 1e-3, lr_end: float | None = None, batch_size: int = 2048, start: Net | None = None,
+          inputs: str = "td198",
           progress: Callable[[dict[str, Any]], None] | None = None,
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
@@ -143,7 +144,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
                                    f"and > 0; got {games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     check_whole(checkpoint_every, "checkpoint_every (games between checkpoints, 0 for none)", 0)
     variant = rules.variant
-    net = start or Net.initial(variant, hidden, seed=seed)
+    net = start or Net.initial(variant, hidden, seed=seed, inputs=inputs)
     params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
               net.b2.astype(np.float64)]
     adam = Adam(params, lr)
@@ -173,9 +174,9 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             boards[i] = [np.asarray(env.boards[i]).copy()]
             values[i] = [_evaluate(np.asarray(env.boards[i : i + 1]), rules, net, after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
-                checkpoint(_net_of(variant, params, net.meta), done)
+                checkpoint(_net_of(net, params), done)
         if len(xs) >= batch_size:
-            x = encode(np.array(xs), variant, on_roll=True).astype(np.float64)
+            x = net.inputs_of(np.array(xs)).astype(np.float64)
             y = np.concatenate(ys)
             order = np.random.default_rng([seed, adam.t]).permutation(len(x))
             if lr_end is not None:
@@ -185,10 +186,10 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
                 loss, grads = gradients(params, x[part], y[part])
                 adam.step(grads)
             xs, ys = [], []
-            net = _net_of(variant, params, net.meta)
+            net = _net_of(net, params)
             if progress:
                 progress({"games": done, "steps": steps, "loss": loss, "cpu_s": time.process_time() - began})
-    return _net_of(variant, params, net.meta)
+    return _net_of(net, params)
 
 
 def _positive(value: float) -> bool:
@@ -199,8 +200,10 @@ def _positive(value: float) -> bool:
         return False
 
 
-def _net_of(variant: Variant, params: Sequence[Floats], meta: dict[str, Any]) -> Net:
-    return Net(variant, *(p.astype(np.float32) for p in params), meta=dict(meta))
+def _net_of(net: Net, params: Sequence[Floats]) -> Net:
+    """A net of `net`'s kind (variant, inputs, phase, meta) with the weights `params`."""
+    return Net(net.variant, *(p.astype(np.float32) for p in params), meta=dict(net.meta), inputs=net.inputs,
+               phase=net.phase)
 
 
 def _checkpoint_path(out: Path, done: int) -> Path:
@@ -258,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--inputs", choices=["td198", "expert"], default="td198",
+                        help="the net's inputs: TD-Gammon's 198 units, or those and the expert inputs")
     parser.add_argument("--parallel", type=int, default=128, help="games played at once")
     parser.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
@@ -284,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   end="", file=sys.stderr, flush=True)
 
     def checkpoint(net: Net, done: int) -> None:
-        net = Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": command, "games": done})
+        net = net.with_meta({"command": command, "games": done})
         net.save(_checkpoint_path(args.out, done))
         record: dict[str, Any] = {"games": done, "time": time.time()}
         me = net_chooser(net, rules)
@@ -309,10 +314,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidArgumentError(f"{args.start}: the net's meta 'games' must be a whole number >= 0, "
                                        f"got {quoted(before)}")
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
-                    lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, progress=progress,
+                    lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, inputs=args.inputs,
+                    progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
         meta = {"command": command, "games": int(before) + args.games}
-        Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta=meta).save(args.out)
+        net.with_meta(meta).save(args.out)
     except KeyboardInterrupt:
         print(f"{_end_line(shown)}nardy.training: interrupted", file=sys.stderr)
         return 130
