@@ -85,75 +85,104 @@ static inline int nardy_feat_longest_run(uint32_t made) {
  * any of its steps (any), never landing on S's `made` points. */
 static inline void nardy_feat_shots(uint32_t opp, uint32_t made, uint32_t blots, int *direct, int *any) {
     const uint32_t board = 0x1FFFFFE;   /* bits 1..24 */
-    int d_count = 0, a_count = 0;
     if (!blots || !opp) {
         *direct = *any = 0;
         return;
     }
-    for (int a = 1; a <= 6; a++)
-        for (int b = a; b <= 6; b++) {               /* a, b and b, a alike: counted twice */
-            int hit_direct = (((opp << a) | (opp << b)) & blots & board) != 0, hit = hit_direct;
-            if (!hit) {
-                if (a == b) {
-                    uint32_t m = opp;
-                    for (int k = 0; k < 4 && !hit; k++) {
-                        m = (m << a) & ~made & board;
-                        hit = (m & blots) != 0;
-                    }
-                } else {
-                    uint32_t m = ((((opp << a) & ~made & board) << b) | (((opp << b) & ~made & board) << a));
-                    hit = (m & blots & board) != 0;
-                }
-            }
-            d_count += (a == b ? 1 : 2) * hit_direct;
-            a_count += (a == b ? 1 : 2) * hit;
+    uint32_t open_[7];                  /* open_[d]: where a checker lands with a die of d (not on made) */
+    int hit[7];                         /* hit[d]: a die of d hits directly */
+    for (int d = 1; d <= 6; d++) {
+        uint32_t land = (opp << d) & board;
+        hit[d] = (land & blots) != 0;
+        open_[d] = land & ~made;
+    }
+    int d_count = 0, a_count = 0;
+    for (int a = 1; a <= 6; a++) {
+        uint32_t m = open_[a];          /* doubles: up to four steps of a */
+        int h = hit[a];
+        for (int k = 1; k < 4; k++) {
+            m = (m << a) & ~made & board;
+            h |= (m & blots) != 0;
         }
+        d_count += hit[a];
+        a_count += h;
+        for (int b = a + 1; b <= 6; b++) {   /* a, b and b, a alike: counted twice */
+            int direct_ab = hit[a] | hit[b];
+            int both = ((((open_[a] << b) | (open_[b] << a)) & blots) != 0);
+            d_count += 2 * direct_ab;
+            a_count += 2 * (direct_ab | both);
+        }
+    }
     *direct = d_count;
     *any = a_count;
 }
 
-/* The 13 inputs of side S: own[q] its checkers on its point q (q = 1..24; short: own[25] its
- * bar), opp[x] O's checkers on S's point x (short: opp[0] O's bar). Also S's pip count. */
-static inline int nardy_feat_side(const int *own, const int *opp, int short_game, float *f) {
-    uint32_t own_made = 0, own_held = 0, own_blots = 0, opp_made = 0, opp_held = 0, opp_at = 0;
-    int pips = 0, top = 0, opp_low = 99;
-    for (int x = 1; x <= 24; x++) {
-        own_held |= (uint32_t)(own[x] > 0) << x;
-        own_made |= (uint32_t)(own[x] > 1) << x;
-        own_blots |= (uint32_t)(own[x] == 1) << x;
-        opp_held |= (uint32_t)(opp[x] > 0) << x;
-        opp_made |= (uint32_t)(opp[x] > 1) << x;
-        pips += x * own[x];
-        if (own[x] > 0)
-            top = x;
-        if (opp[x] > 0 && x < opp_low)
-            opp_low = x;
+/* A side in its own numbers: its checkers on each point (short nardy: [25] its bar), which
+ * points it holds (1+), has made (2+) or has a blot on (bits 1..24), its pips and rearmost point. */
+typedef struct {
+    int n[26];
+    uint32_t held, made, blots;
+    int pips, top;
+} nardy_feat_side_t;
+
+static inline int nardy_feat_popcount(uint32_t v) {   /* (no popcnt instruction in the baseline) */
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+/* A side's checkers `c` (> 0) on its point x. */
+static inline void nardy_feat_put(nardy_feat_side_t *s, int x, int c) {
+    s->n[x] = c;
+    s->held |= (uint32_t)(c > 0) << x;
+    s->made |= (uint32_t)(c > 1) << x;
+    s->blots |= (uint32_t)(c == 1) << x;
+    s->pips += x * c;
+}
+
+static inline void nardy_feat_summary(nardy_feat_side_t *s, int short_game) {
+    s->pips += short_game ? 25 * s->n[25] : 0;
+    s->top = short_game && s->n[25] > 0 ? 25 : (s->held ? 31 - __builtin_clz(s->held) : 0);
+}
+
+/* Points (bits 1..24) of one side moved to the other side's numbers. */
+static inline uint32_t nardy_feat_turn(uint32_t bits, int short_game) {
+    if (short_game) {                                /* x -> 25 - x: bit x of the reversed word is 31 - x */
+        uint32_t r = bits;
+        r = ((r >> 1) & 0x55555555u) | ((r & 0x55555555u) << 1);
+        r = ((r >> 2) & 0x33333333u) | ((r & 0x33333333u) << 2);
+        r = ((r >> 4) & 0x0F0F0F0Fu) | ((r & 0x0F0F0F0Fu) << 4);
+        r = __builtin_bswap32(r);
+        return r >> 6;
     }
-    opp_at = opp_held;
-    if (short_game) {
-        pips += 25 * own[25];
-        if (own[25] > 0)
-            top = 25;
-        if (opp[0] > 0) {
-            opp_low = 0;
-            opp_at |= 1;
-        }
-    }
-    int brk = 0, free_ = 0;                          /* pips to pass O's rearmost checker */
-    for (int x = 1; x <= (short_game ? 25 : 24); x++) {
-        if (x > opp_low)
-            brk += own[x] * (x - opp_low);
+    uint32_t b = bits >> 1;                          /* x -> x + 12 or x - 12: rotated by 12 */
+    return (((b << 12) | (b >> 12)) & 0xFFFFFFu) << 1;
+}
+
+/* The 13 inputs of side S (`o`: the other side O, in its own numbers). */
+static inline void nardy_feat_side(const nardy_feat_side_t *s, const nardy_feat_side_t *o, int short_game,
+                                   float *f) {
+    const int *own = s->n;
+    uint32_t opp_held = nardy_feat_turn(o->held, short_game);   /* O on S's numbers */
+    uint32_t opp_made = nardy_feat_turn(o->made, short_game);
+    int opp_bar = short_game && o->n[25] > 0;
+    int last = short_game ? 25 : 24;
+    /* O's rearmost checker on S's numbers (its bar: 0; none: 99) */
+    int low = opp_bar ? 0 : (opp_held ? __builtin_ctz(opp_held) : 99);
+    int brk = 0, free_ = 0;                          /* pips to pass it; checkers already past it */
+    for (int x = 1; x <= last; x++) {
+        if (x > low)
+            brk += own[x] * (x - low);
         else
             free_ += own[x];
     }
-    int home = __builtin_popcount(own_made & 0x7E);
-    f[0] = pips / 100.0f;
+    int home = nardy_feat_popcount(s->made & 0x7E);
+    f[0] = s->pips / 100.0f;
     if (short_game) {
-        uint32_t blocks = opp_made;
         int direct, any, trapped = 36, back = own[25], timing = 19 * own[25];
-        nardy_feat_shots(opp_at, own_made, own_blots, &direct, &any);
+        nardy_feat_shots(opp_held | (uint32_t)opp_bar, s->made, s->blots, &direct, &any);
         for (int q = 13; q <= 24; q++) {
-            int e = nardy_feat_escapes(blocks, q);
+            int e = nardy_feat_escapes(opp_made, q);
             trapped = e < trapped ? e : trapped;
         }
         for (int x = 19; x <= 24; x++)
@@ -161,35 +190,26 @@ static inline int nardy_feat_side(const int *own, const int *opp, int short_game
         for (int x = 7; x <= 24; x++)
             timing += own[x] * (x - 6);
         f[1] = brk / 100.0f;
-        f[2] = __builtin_popcount(own_blots) / 8.0f;
+        f[2] = nardy_feat_popcount(s->blots) / 8.0f;
         f[3] = any / 36.0f;
         f[4] = home / 6.0f;
-        f[5] = nardy_feat_longest_run(own_made) / 6.0f;
-        f[6] = __builtin_popcount(own_made & (0x3Fu << 19)) / 3.0f;
-        f[7] = (top ? nardy_feat_escapes(blocks, top) : 36) / 36.0f;
+        f[5] = nardy_feat_longest_run(s->made) / 6.0f;
+        f[6] = nardy_feat_popcount(s->made & (0x3Fu << 19)) / 3.0f;
+        f[7] = (s->top ? nardy_feat_escapes(opp_made, s->top) : 36) / 36.0f;
         f[8] = 1.0f - trapped / 36.0f;
         f[9] = back / 5.0f;
         f[10] = timing / 100.0f;
-        f[11] = opp[0] > 0 ? (home / 6.0f) * (home / 6.0f) : 0.0f;
+        f[11] = opp_bar ? (home / 6.0f) * (home / 6.0f) : 0.0f;
         f[12] = direct / 36.0f;
     } else {
-        uint32_t blocks = opp_held;
-        int trapped = 36, half = 0, run = nardy_feat_longest_run(own_held), ahead6 = 0, ahead12 = 0, in_home = 0;
-        int opp_top = 0;                             /* O's rearmost checker, in O's numbers */
-        for (int x = 1; x <= 24; x++)
-            if (opp[x] > 0) {
-                int r = x > 12 ? x - 12 : x + 12;
-                opp_top = r > opp_top ? r : opp_top;
-            }
-        for (int t = opp_top - 1; t >= 1 && t >= opp_top - 12; t--) {
-            int x = t > 12 ? t - 12 : t + 12;        /* O's point t on S's numbers */
-            if (own[x] > 0) {
-                ahead12++;
-                ahead6 += t >= opp_top - 6;
-            }
-        }
+        int trapped = 36, half = 0, run = nardy_feat_longest_run(s->held), in_home = 0;
+        /* S's points among the 12 (and the 6) ahead of O's rearmost checker, in O's numbers */
+        uint32_t mine = nardy_feat_turn(s->held, 0);
+        int t = o->top;
+        uint32_t ahead12 = t > 1 ? mine & (((1u << (t - 1)) - 1) << 1) & ~((t > 13 ? (1u << (t - 12)) : 1u) - 1) : 0;
+        uint32_t ahead6 = t > 1 ? mine & (((1u << (t - 1)) - 1) << 1) & ~((t > 7 ? (1u << (t - 6)) : 1u) - 1) : 0;
         for (int q = 13; q <= 24; q++) {
-            int e = nardy_feat_escapes(blocks, q);
+            int e = nardy_feat_escapes(opp_held, q);
             trapped = e < trapped ? e : trapped;
         }
         for (int x = 13; x <= 24; x++)
@@ -201,49 +221,40 @@ static inline int nardy_feat_side(const int *own, const int *opp, int short_game
         f[3] = free_ / 15.0f;
         f[4] = run / 6.0f;
         f[5] = run >= 5 ? 1.0f : 0.0f;
-        f[6] = ahead6 / 6.0f;
-        f[7] = ahead12 / 12.0f;
-        f[8] = (top ? nardy_feat_escapes(blocks, top) : 36) / 36.0f;
+        f[6] = nardy_feat_popcount(ahead6) / 6.0f;
+        f[7] = nardy_feat_popcount(ahead12) / 12.0f;
+        f[8] = (s->top ? nardy_feat_escapes(opp_held, s->top) : 36) / 36.0f;
         f[9] = 1.0f - trapped / 36.0f;
-        f[10] = __builtin_popcount(own_held & 0x7E) / 6.0f;
+        f[10] = nardy_feat_popcount(s->held & 0x7E) / 6.0f;
         f[11] = in_home / 15.0f;
         f[12] = brk / 100.0f;
     }
-    return pips;
 }
 
 /* The 28 inputs of a board (26 int8, the positive side's view; `flip` 0: the positive side is
  * on roll, 1: the negative side is). */
 static inline void nardy_features(const int8_t *b, int short_game, int flip, float *f) {
-    int pos[26] = {0}, neg[26] = {0};              /* each side in its own numbers */
+    nardy_feat_side_t pos = {{0}, 0, 0, 0, 0, 0}, neg = {{0}, 0, 0, 0, 0, 0};   /* each in its own numbers */
     for (int p = 1; p <= 24; p++) {
         int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12);
         if (b[p] > 0)
-            pos[p] = b[p];
+            nardy_feat_put(&pos, p, b[p]);
         else if (b[p] < 0)
-            neg[q] = -b[p];
+            nardy_feat_put(&neg, q, -b[p]);
     }
     if (short_game) {
-        pos[25] = b[25];
-        neg[25] = -b[0];
+        pos.n[25] = b[25];
+        neg.n[25] = -b[0];
     }
-    const int *us = flip ? neg : pos, *them = flip ? pos : neg;
-    int us_opp[26] = {0}, them_opp[26] = {0};      /* the other side on each side's numbers */
-    for (int x = 1; x <= 24; x++) {
-        int y = short_game ? 25 - x : (x <= 12 ? x + 12 : x - 12);
-        us_opp[x] = them[y];
-        them_opp[x] = us[y];
-    }
-    if (short_game) {
-        us_opp[0] = them[25];
-        them_opp[0] = us[25];
-    }
-    int our_pips = nardy_feat_side(us, us_opp, short_game, f);
-    int their_pips = nardy_feat_side(them, them_opp, short_game, f + NARDY_FEAT_SIDE);
-    f[2 * NARDY_FEAT_SIDE] = (their_pips - our_pips) / 100.0f;
+    nardy_feat_summary(&pos, short_game);
+    nardy_feat_summary(&neg, short_game);
+    const nardy_feat_side_t *us = flip ? &neg : &pos, *them = flip ? &pos : &neg;
+    nardy_feat_side(us, them, short_game, f);
+    nardy_feat_side(them, us, short_game, f + NARDY_FEAT_SIDE);
+    f[2 * NARDY_FEAT_SIDE] = (them->pips - us->pips) / 100.0f;
     /* contact: some checker of either side has still to pass one of the other's */
-    f[2 * NARDY_FEAT_SIDE + 1] = (f[short_game ? 1 : 12] > 0 || f[NARDY_FEAT_SIDE + (short_game ? 1 : 12)] > 0)
-                                 ? 1.0f : 0.0f;
+    int brk = short_game ? 1 : 12;
+    f[2 * NARDY_FEAT_SIDE + 1] = (f[brk] > 0 || f[NARDY_FEAT_SIDE + brk] > 0) ? 1.0f : 0.0f;
 }
 
 #endif
