@@ -238,6 +238,58 @@ class Net:
         return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
 
 
+@dataclass(frozen=True, eq=False)
+class NetSet:
+    """A net per phase: `contact` judges the boards where a checker of either side has still to
+    pass one of the other's (expert input 27), `race` the others. The contact net's phase is
+    "contact" or "any", the race net's "race"; both of one variant. Used wherever a `Net` is."""
+
+    contact: Net
+    race: Net
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.contact, Net) and isinstance(self.race, Net)):
+            raise InvalidArgumentError(f"a NetSet holds two nardy.eval.Net, got {quoted(self.contact)} and "
+                                       f"{quoted(self.race)}")
+        if self.contact.variant is not self.race.variant:
+            raise InvalidArgumentError("a NetSet's nets judge one variant")
+        if self.contact.phase not in ("contact", "any") or self.race.phase != "race":
+            raise InvalidArgumentError(f"a NetSet's contact net has phase 'contact' or 'any', its race net 'race'; "
+                                       f"got {self.contact.phase!r} and {self.race.phase!r}")
+
+    @property
+    def variant(self) -> Variant:
+        return self.contact.variant
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return {"contact": self.contact.meta, "race": self.race.meta}
+
+    @classmethod
+    def load(cls, contact: str | Path, race: str | Path) -> NetSet:
+        """The two nets of `Net.load`."""
+        return cls(Net.load(contact), Net.load(race))
+
+    def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
+        """`Net.forward`, each board by the net of its phase."""
+        rows = batch.as_boards(boards)
+        out = np.empty((len(rows), len(OUTPUTS)), np.float32)
+        touching = contact(rows, self.variant)
+        for net, which in ((self.contact, touching), (self.race, ~touching)):
+            if which.any():
+                out[which] = net.forward(rows[which], after=after)
+        return out
+
+
+def contact(boards: Any, variant: Variant | str) -> npt.NDArray[np.bool_]:
+    """Whether a checker of either side has still to pass one of the other's, for each board
+    (the other boards are races: a `NetSet` judges them by its race net)."""
+    from . import _net
+
+    rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
+    return _net.features(rows, Variant.parse(variant) is Variant.SHORT, False)[:, EXPERT_UNITS - 1] > 0
+
+
 # a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
 _MEMBERS = ("header", "w1", "b1", "w2", "b2")
 HEADER_LIMIT = 1 << 16    # characters of a net file's JSON header (`Net.save` writes no more)
@@ -352,13 +404,13 @@ def default_net(variant: Variant | str) -> Net:
     return _NETS[variant]
 
 
-def net_for(net: Net | None, rules: Rules) -> Net:
+def net_for(net: Net | NetSet | None, rules: Rules) -> Net | NetSet:
     """`net`, or the shipped net of the rules' variant (`InvalidArgumentError` for anything
-    else than a `Net` of that variant)."""
+    else than a `Net` or `NetSet` of that variant)."""
     if net is None:
         return default_net(rules.variant)
-    if not isinstance(net, Net):
-        raise InvalidArgumentError(f"net must be a nardy.eval.Net, got {quoted(net)}")
+    if not isinstance(net, (Net, NetSet)):
+        raise InvalidArgumentError(f"net must be a nardy.eval.Net or NetSet, got {quoted(net)}")
     if net.variant is not rules.variant:
         raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy positions")
     return net
@@ -615,4 +667,4 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     return out
 
 
-__all__ = ["Net", "NetPolicy", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["Net", "NetPolicy", "NetSet", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from . import batch
 from .env import VectorEnv, encode
 from .errors import InvalidArgumentError, NardyError, check_whole, is_whole, quoted
-from .eval import Net, _equity, _evaluate, _swap
+from .eval import Net, NetSet, _equity, _evaluate, _swap, contact
 from .files import check_writable
 from .rules import Rules, Variant
 
@@ -95,7 +95,7 @@ def lambda_returns(values: Floats, lam: float) -> Floats:
 Chooser = Callable[[VectorEnv], npt.NDArray[np.int64]]
 
 
-def net_chooser(net: Net, rules: Rules) -> Chooser:
+def net_chooser(net: Net | NetSet, rules: Rules) -> Chooser:
     """The greedy 0-ply policy of a net: the afterstate best for the mover."""
     def choose(env: VectorEnv) -> npt.NDArray[np.int64]:
         theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
@@ -133,32 +133,42 @@ def duel(rules: Rules, a: Chooser, b: Chooser, games: int, *, seed: int, paralle
 
 def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel: int = 128, lam: float = 0.7,
           lr: float = 1e-3, lr_end: float | None = None, batch_size: int = 2048, start: Net | None = None,
-          inputs: str = "td198",
+          inputs: str = "td198", phase: str = "any", contact_net: Net | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None,
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
-    Adam's step size falls geometrically from `lr` to `lr_end` over the games."""
+    Adam's step size falls geometrically from `lr` to `lr_end` over the games. With `phase="race"`
+    the net trained is a race net: the moves and values of contact positions come from
+    `contact_net` (held fixed), and only race positions (`nardy.eval.contact` false) are fitted."""
     if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not _positive(lr)
             or (lr_end is not None and not _positive(lr_end))):
         raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end finite "
                                    f"and > 0; got {games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     check_whole(checkpoint_every, "checkpoint_every (games between checkpoints, 0 for none)", 0)
     variant = rules.variant
-    net = start or Net.initial(variant, hidden, seed=seed, inputs=inputs)
+    if phase not in ("any", "race") or (phase == "race") is (contact_net is None):
+        raise InvalidArgumentError(f"phase is 'any', or 'race' with a contact net; got {phase!r} and {contact_net!r}")
+    net = start or Net.initial(variant, hidden, seed=seed, inputs=inputs, phase=phase)
+    if net.phase != phase:
+        raise InvalidArgumentError(f"the start net's phase is {net.phase!r}, training {phase!r}")
+
+    def judge(net: Net) -> Net | NetSet:
+        return net if contact_net is None else NetSet(contact_net, net)
+
     params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
               net.b2.astype(np.float64)]
     adam = Adam(params, lr)
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
     boards: list[list[npt.NDArray[np.int8]]] = [[np.asarray(env.boards[i]).copy()] for i in range(parallel)]
-    values: list[list[Floats]] = [[v] for v in _evaluate(np.asarray(env.boards), rules, net, after=False)]
+    values: list[list[Floats]] = [[v] for v in _evaluate(np.asarray(env.boards), rules, judge(net), after=False)]
     xs: list[npt.NDArray[np.int8]] = []
     ys: list[Floats] = []
     done = steps = 0
     loss = float("nan")
     began = time.process_time()
     while done < games:
-        theirs = _evaluate(np.asarray(env.afterstates), rules, net, after=True)
+        theirs = _evaluate(np.asarray(env.afterstates), rules, judge(net), after=True)
         actions = env.best_actions(-_equity(theirs))
         chosen = np.asarray(env.offsets)[:-1] + actions
         after = batch.flip(np.asarray(env.afterstates)[chosen], variant)
@@ -172,12 +182,16 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             ys.append(lambda_returns(np.array(values[i]), lam))
             done += 1
             boards[i] = [np.asarray(env.boards[i]).copy()]
-            values[i] = [_evaluate(np.asarray(env.boards[i : i + 1]), rules, net, after=False)[0]]
+            values[i] = [_evaluate(np.asarray(env.boards[i : i + 1]), rules, judge(net), after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
                 checkpoint(_net_of(net, params), done)
         if len(xs) >= batch_size:
-            x = net.inputs_of(np.array(xs)).astype(np.float64)
+            rows = np.array(xs)
             y = np.concatenate(ys)
+            if phase == "race":
+                race = ~contact(rows, variant)
+                rows, y = rows[race], y[race]
+            x = net.inputs_of(rows).astype(np.float64)
             order = np.random.default_rng([seed, adam.t]).permutation(len(x))
             if lr_end is not None:
                 adam.lr = lr * (lr_end / lr) ** min(1.0, done / games)
@@ -267,6 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
     parser.add_argument("--lr-end", type=float, help="the step size at the end (falling geometrically from --lr)")
+    parser.add_argument("--phase", choices=["any", "race"], default="any",
+                        help="train a net for every position, or a race net beside --contact's net")
+    parser.add_argument("--contact", type=Path, help="with --phase race: the contact net (a net file), held fixed")
     parser.add_argument("--batch-size", type=int, default=2048)
     parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
     parser.add_argument("--start", type=Path, help="go on training this net")
@@ -292,11 +309,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         net = net.with_meta({"command": command, "games": done})
         net.save(_checkpoint_path(args.out, done))
         record: dict[str, Any] = {"games": done, "time": time.time()}
-        me = net_chooser(net, rules)
+        me = net_chooser(net if contact_net is None else NetSet(contact_net, net), rules)
         record["vs_random"] = duel(rules, me, random_chooser, args.duel_games, seed=args.seed + done)
         record["vs_greedy"] = duel(rules, me, greedy_chooser, args.duel_games, seed=args.seed + done)
         if previous:
-            record["vs_previous"] = duel(rules, me, net_chooser(previous[-1], rules), args.duel_games,
+            before = previous[-1] if contact_net is None else NetSet(contact_net, previous[-1])
+            record["vs_previous"] = duel(rules, me, net_chooser(before, rules), args.duel_games,
                                          seed=args.seed + done)
         previous[:] = [net]
         if args.log:
@@ -306,8 +324,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                       for k, v in record.items() if isinstance(v, dict)),
               file=sys.stderr)
 
+    contact_net: Net | None = None
     try:
         check_outputs(args)
+        if (args.phase == "race") is (args.contact is None):
+            raise InvalidArgumentError("--contact NET goes with --phase race, and only with it")
+        contact_net = Net.load(args.contact) if args.contact else None
         start = Net.load(args.start) if args.start else None
         before = start.meta.get("games", 0) if start else 0
         if not is_whole(before) or before < 0:
@@ -315,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        f"got {quoted(before)}")
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
                     lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, inputs=args.inputs,
-                    progress=progress,
+                    phase=args.phase, contact_net=contact_net, progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
         meta = {"command": command, "games": int(before) + args.games}
         net.with_meta(meta).save(args.out)
