@@ -181,8 +181,6 @@ __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline))
         if (fw) {
             nardy_features(b, short_game, flip, f);
             for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
-                if (f[e] == 0.0f)
-                    continue;
                 const float *row = fw + (ptrdiff_t)e * H;
                 __m256 v = _mm256_set1_ps(f[e]);
                 for (int l = 0; l < H / 8; l++)
