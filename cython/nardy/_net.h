@@ -8,10 +8,11 @@
  * the weight rows those units add (row 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for
  * an empty point). The hidden layer is then `bias` (b1 plus the row of unit 196, "we are on
  * roll") plus one row per point plus the four bar / borne-off / head units: 28 rows a board,
- * with no branch on the board's contents.
+ * with no branch on the board's contents. A net of the expert inputs (`fw` not NULL) adds the
+ * 28 of _features.h, computed per board, each times its row.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
- * x86-64 baseline and, for the shipped size, for AVX2 with FMA (the hidden layer in eight
+ * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA (the hidden layer in
  * registers), chosen at run time, never by build flags. The two may differ in the last bits.
  */
 #ifndef NARDY_NET_H
