@@ -155,48 +155,57 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
     return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), ex));
 }
 
-/* The shipped sizes with AVX2+FMA: the hidden layer in H / 8 registers. */
+/* 64 and 128 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers
+ * (the board's rows looked up once), each part's share of the outputs summed as it is done. */
 __attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut, const float *points,
         const float *w1, const float *bias, const float *w2, const float *b2, const int H, const float *fw,
         float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     float x[4], f[NARDY_FEAT_COUNT];
+    const float *rows[24];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
-        __m256 h[NARDY_NET_MAX_HIDDEN / 8];
-        for (int l = 0; l < H / 8; l++)
-            h[l] = _mm256_loadu_ps(bias + 8 * l);
-        for (int p = 1; p <= 24; p++) {
-            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * H;
-            for (int l = 0; l < H / 8; l++)
-                h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(row + 8 * l));
-        }
+        for (int p = 1; p <= 24; p++)
+            rows[p - 1] = points + (ptrdiff_t)lut->row[p][b[p] + 15] * H;
         nardy_net_extras(b, short_game, flip, x);
-        for (int e = 0; e < 4; e++) {
-            const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H;
-            __m256 v = _mm256_set1_ps(x[e]);
-            for (int l = 0; l < H / 8; l++)
-                h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
-        }
-        if (fw) {
+        if (fw)
             nardy_features(b, short_game, flip, f);
-            for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
-                const float *row = fw + (ptrdiff_t)e * H;
-                __m256 v = _mm256_set1_ps(f[e]);
-                for (int l = 0; l < H / 8; l++)
+        __m256 acc[NARDY_NET_OUTPUTS];
+        for (int k = 0; k < NARDY_NET_OUTPUTS; k++)
+            acc[k] = _mm256_setzero_ps();
+        for (int c = 0; c < H; c += 64) {
+            __m256 h[8];
+            for (int l = 0; l < 8; l++)
+                h[l] = _mm256_loadu_ps(bias + c + 8 * l);
+            for (int p = 0; p < 24; p++)
+                for (int l = 0; l < 8; l++)
+                    h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(rows[p] + c + 8 * l));
+            for (int e = 0; e < 4; e++) {
+                const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H + c;
+                __m256 v = _mm256_set1_ps(x[e]);
+                for (int l = 0; l < 8; l++)
                     h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
             }
+            if (fw) {
+                for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
+                    const float *row = fw + (ptrdiff_t)e * H + c;
+                    __m256 v = _mm256_set1_ps(f[e]);
+                    for (int l = 0; l < 8; l++)
+                        h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
+                }
+            }
+            for (int l = 0; l < 8; l++)
+                h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
+            for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
+                const float *row = w2 + (ptrdiff_t)k * H + c;
+                for (int l = 0; l < 8; l++)      /* (the first: a product, as fma onto zero rounds it) */
+                    acc[k] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc[k]);
+            }
         }
-        for (int l = 0; l < H / 8; l++)
-            h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
         float z[8] __attribute__((aligned(32))) = {0};
         for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
-            const float *row = w2 + (ptrdiff_t)k * H;
-            __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(row), h[0]);
-            for (int l = 1; l < H / 8; l++)
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc);
-            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc[k]), _mm256_extractf128_ps(acc[k], 1));
             s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
             s4 = _mm_add_ss(s4, _mm_shuffle_ps(s4, s4, 1));
             z[k] = _mm_cvtss_f32(s4) + b2[k];
