@@ -131,7 +131,7 @@ static inline int nardy_feat_popcount(uint32_t v) {   /* (no popcnt instruction 
     return (int)((((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
-/* A side's checkers `c` (> 0) on its point x. */
+/* A side's checkers `c` (>= 0) on its point x. */
 static inline void nardy_feat_put(nardy_feat_side_t *s, int x, int c) {
     s->n[x] = c;
     s->held |= (uint32_t)(c > 0) << x;
@@ -171,10 +171,9 @@ static inline void nardy_feat_side(const nardy_feat_side_t *s, const nardy_feat_
     int low = opp_bar ? 0 : (opp_held ? __builtin_ctz(opp_held) : 99);
     int brk = 0, free_ = 0;                          /* pips to pass it; checkers already past it */
     for (int x = 1; x <= last; x++) {
-        if (x > low)
-            brk += own[x] * (x - low);
-        else
-            free_ += own[x];
+        int beyond = x > low;
+        brk += beyond * own[x] * (x - low);
+        free_ += !beyond * own[x];
     }
     int home = nardy_feat_popcount(s->made & 0x7E);
     f[0] = s->pips / 100.0f;
@@ -235,12 +234,10 @@ static inline void nardy_feat_side(const nardy_feat_side_t *s, const nardy_feat_
  * on roll, 1: the negative side is). */
 static inline void nardy_features(const int8_t *b, int short_game, int flip, float *f) {
     nardy_feat_side_t pos = {{0}, 0, 0, 0, 0, 0}, neg = {{0}, 0, 0, 0, 0, 0};   /* each in its own numbers */
-    for (int p = 1; p <= 24; p++) {
-        int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12);
-        if (b[p] > 0)
-            nardy_feat_put(&pos, p, b[p]);
-        else if (b[p] < 0)
-            nardy_feat_put(&neg, q, -b[p]);
+    for (int p = 1; p <= 24; p++) {                  /* (no branch on the board: they mispredict) */
+        int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12), c = b[p];
+        nardy_feat_put(&pos, p, c > 0 ? c : 0);
+        nardy_feat_put(&neg, q, c < 0 ? -c : 0);
     }
     if (short_game) {
         pos.n[25] = b[25];
