@@ -10,6 +10,10 @@ exact result at the end), and the net takes Adam steps on the cross-entropy of i
 outputs against those targets, a batch at a time. Everything is seeded: the same command gives
 the same weights (on one machine; BLAS may sum in another order elsewhere).
 
+`--inputs expert` trains a net of TD-Gammon's units and the expert inputs
+(docs/evaluator-inputs.md); `--phase race --contact NET` a race net beside a fixed contact net
+(a `nardy.eval.NetSet`: the pair plays, only race positions are fitted).
+
 Every `--checkpoint-every` games the net is saved (`OUT` with `.ckpt-<games>` before the
 suffix) and measured against the previous checkpoint and against random play; each line of
 the `--log` file (JSON lines) holds those figures.
