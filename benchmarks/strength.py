@@ -3,12 +3,15 @@
     python benchmarks/strength.py short --games 10000 --opponent pubeval   # gnubg_nn's pubeval
     python benchmarks/strength.py short --games 10000 --opponent gnubg     # GNU Backgammon 0-ply
     python benchmarks/strength.py long --games 10000 --opponent greedy     # or random
+    python benchmarks/strength.py long --net new.npz --opponent net --against old.npz   # net against net
 
 Every game is played twice with the same dice, nardy's net on each side once (two
 environments with one seed: slot i rolls the same dice in both), and only each slot's first
 game counts, so luck cancels. Prints points per game for the net with its standard error
 (over game pairs). pubeval and gnubg come from the `gnubg-nn` wheel
-(short nardy only); greedy plays the fewest pips left, random a uniform play.
+(short nardy only); greedy plays the fewest pips left, random a uniform play, net the 0-ply play
+of `--against` (default: the shipped net). `--race NET` pairs the net with a race net (a
+`nardy.eval.NetSet`; `--against-race` the same for the opponent).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from nardy import Rules
 from nardy.evaluation.analysis import board_after
 from nardy.play.env import VectorEnv
-from nardy.evaluation.net import Net, default_net
+from nardy.evaluation.net import Net, NetSet, default_net
 from nardy.evaluation.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
@@ -79,23 +82,36 @@ def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[s
             "wins": wins / (2 * games)}
 
 
+def load(path: Path | None, race: Path | None, variant: str) -> Net | NetSet:
+    """A net file (default: the shipped net), paired with a race net if one is given."""
+    net = Net.load(path) if path else default_net(variant)
+    return NetSet(net, Net.load(race)) if race else net
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=["long", "short"])
     parser.add_argument("--games", type=int, default=10000, help="games in all (half as many dice sequences)")
-    parser.add_argument("--opponent", choices=["pubeval", "gnubg", "greedy", "random"], default="pubeval")
+    parser.add_argument("--opponent", choices=["pubeval", "gnubg", "greedy", "random", "net"], default="pubeval")
     parser.add_argument("--net", type=Path, help="a net file (default: the shipped net)")
+    parser.add_argument("--race", type=Path, help="a race net to judge the races beside --net")
+    parser.add_argument("--against", type=Path, help="--opponent net: its net file (default: the shipped net)")
+    parser.add_argument("--against-race", type=Path, help="--opponent net: a race net beside --against")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     one_blas_thread()
     rules = Rules(args.variant)
     if args.opponent in ("pubeval", "gnubg") and args.variant != "short":
         parser.error(f"{args.opponent} plays short nardy only")
-    opponent = {"greedy": greedy_chooser, "random": random_chooser}.get(args.opponent) or gnubg_chooser(args.opponent)
-    net = Net.load(args.net) if args.net else default_net(args.variant)
+    net = load(args.net, args.race, args.variant)
+    if args.opponent == "net":
+        opponent = net_chooser(load(args.against, args.against_race, args.variant), rules)
+    else:
+        opponent = {"greedy": greedy_chooser, "random": random_chooser}.get(args.opponent) or gnubg_chooser(args.opponent)
     began = time.perf_counter()
     result = duplicate(rules, net, opponent, max(args.games // 2, 2), args.seed)
-    print(f"{args.variant} nardy, net ({net.meta.get('games', '?')} training games) vs {args.opponent}: "
+    games = net.meta.get("games", "?") if isinstance(net, Net) else net.contact.meta.get("games", "?")
+    print(f"{args.variant} nardy, net ({games} training games) vs {args.opponent}: "
           f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
           f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
     return 0

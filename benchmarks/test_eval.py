@@ -38,6 +38,32 @@ def test_forward(benchmark, afterstates, variant: str, kind: str) -> None:
     per_item(benchmark, len(rows), hidden=net.hidden)
 
 
+@pytest.mark.parametrize("hidden", [64, 128])
+@pytest.mark.parametrize("kind", ["contact", "race"])
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_forward_expert(benchmark, afterstates, variant: str, kind: str, hidden: int) -> None:
+    """A net of the expert inputs (TD-Gammon's 198 units and the 28 of docs/evaluator-inputs.md,
+    computed per board in the core) of `hidden` units; untrained weights cost as trained ones."""
+    benchmark.group = "eval-forward-expert"
+    net = Net.initial(variant, hidden, seed=1, inputs="expert")
+    rows = afterstates[variant, kind]
+    out = benchmark(net.forward, rows, after=True)
+    assert out.shape == (len(rows), 5) and np.isfinite(out).all()
+    per_item(benchmark, len(rows), hidden=net.hidden)
+
+
+@pytest.mark.parametrize("variant", ["long", "short"])
+def test_expert_inputs(benchmark, afterstates, variant: str) -> None:
+    """The 28 expert inputs alone (`nardy._net.features`), contact afterstates."""
+    from nardy import _net
+
+    benchmark.group = "eval-expert-inputs"
+    rows = np.ascontiguousarray(afterstates[variant, "contact"])
+    out = benchmark(_net.features, rows, variant == "short", True)
+    assert out.shape == (len(rows), _net.FEATURES)
+    per_item(benchmark, len(rows))
+
+
 @pytest.mark.parametrize("ply", [0, 1, 2])
 @pytest.mark.parametrize("variant", ["long", "short"])
 def test_rank_a_mixed_roll(benchmark, corpus, variant: str, ply: int) -> None:

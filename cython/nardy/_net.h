@@ -8,10 +8,11 @@
  * the weight rows those units add (row 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for
  * an empty point). The hidden layer is then `bias` (b1 plus the row of unit 196, "we are on
  * roll") plus one row per point plus the four bar / borne-off / head units: 28 rows a board,
- * with no branch on the board's contents.
+ * with no branch on the board's contents. A net of the expert inputs (`fw` not NULL) adds the
+ * 28 of _features.h, computed per board, each times its row.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
- * x86-64 baseline and, for the shipped size, for AVX2 with FMA (the hidden layer in eight
+ * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA (the hidden layer in
  * registers), chosen at run time, never by build flags. The two may differ in the last bits.
  */
 #ifndef NARDY_NET_H
@@ -21,10 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "_features.h"
+
 #define NARDY_NET_UNITS 198
 #define NARDY_NET_OUTPUTS 5
 #define NARDY_NET_MAX_HIDDEN 256
-#define NARDY_NET_HIDDEN 64      /* the shipped nets' size, compiled with constant trip counts */
 
 #define NARDY_NET_POINT_ROWS (1 + 2 * 24 * 15)
 
@@ -77,9 +79,10 @@ static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
 static inline __attribute__((always_inline)) void nardy_net_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
         const float *restrict points, const float *restrict w1, const float *restrict bias,
-        const float *restrict w2, const float *restrict b2, int hidden, float *restrict out) {
+        const float *restrict w2, const float *restrict b2, int hidden, const float *restrict fw,
+        float *restrict out) {
     float h[NARDY_NET_MAX_HIDDEN] __attribute__((aligned(32)));
-    float x[4];
+    float x[4], f[NARDY_FEAT_COUNT];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         for (int j = 0; j < hidden; j++)
@@ -94,6 +97,14 @@ static inline __attribute__((always_inline)) void nardy_net_body(
             const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * hidden;
             for (int j = 0; j < hidden; j++)
                 h[j] += x[e] * row[j];
+        }
+        if (fw) {
+            nardy_features(b, short_game, flip, f);
+            for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
+                const float *row = fw + (ptrdiff_t)e * hidden;
+                for (int j = 0; j < hidden; j++)
+                    h[j] += f[e] * row[j];
+            }
         }
         for (int j = 0; j < hidden; j++)
             h[j] = h[j] / (1.0f + fabsf(h[j]));
@@ -111,16 +122,17 @@ static inline __attribute__((always_inline)) void nardy_net_body(
 
 static void nardy_net_rows_base(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
                                 const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
-                                const float *w2, const float *b2, int hidden, float *out) {
-    if (hidden == NARDY_NET_HIDDEN)  /* the shipped size: constant trip counts */
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, NARDY_NET_HIDDEN, out);
+                                const float *w2, const float *b2, int hidden, const float *fw, float *out) {
+    if (hidden == 64)  /* the shipped sizes: constant trip counts */
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 64, fw, out);
+    else if (hidden == 128)
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 128, fw, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-#define NARDY_NET_LANES (NARDY_NET_HIDDEN / 8)
 
 /* The logistic function of eight floats: exp by Cephes' expf polynomial (range-reduced to
  * |r| <= ln 2 / 2, within 2 ulp of expf), then one division. */
@@ -143,39 +155,57 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
     return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), ex));
 }
 
-/* The shipped size with AVX2+FMA: the hidden layer lives in eight registers. */
-__attribute__((target("avx2,fma")))
-static void nardy_net_rows_avx2_64(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                   const nardy_net_lut *lut, const float *points, const float *w1,
-                                   const float *bias, const float *w2, const float *b2, float *out) {
+/* 64 and 128 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers
+ * (the board's rows looked up once), each part's share of the outputs summed as it is done. */
+__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
+        const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut, const float *points,
+        const float *w1, const float *bias, const float *w2, const float *b2, const int H, const float *fw,
+        float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
-    float x[4];
+    float x[4], f[NARDY_FEAT_COUNT];
+    const float *rows[24];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
-        __m256 h[NARDY_NET_LANES];
-        for (int l = 0; l < NARDY_NET_LANES; l++)
-            h[l] = _mm256_loadu_ps(bias + 8 * l);
-        for (int p = 1; p <= 24; p++) {
-            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * NARDY_NET_HIDDEN;
-            for (int l = 0; l < NARDY_NET_LANES; l++)
-                h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(row + 8 * l));
-        }
+        for (int p = 1; p <= 24; p++)
+            rows[p - 1] = points + (ptrdiff_t)lut->row[p][b[p] + 15] * H;
         nardy_net_extras(b, short_game, flip, x);
-        for (int e = 0; e < 4; e++) {
-            const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * NARDY_NET_HIDDEN;
-            __m256 v = _mm256_set1_ps(x[e]);
-            for (int l = 0; l < NARDY_NET_LANES; l++)
-                h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
+        if (fw)
+            nardy_features(b, short_game, flip, f);
+        __m256 acc[NARDY_NET_OUTPUTS];
+        for (int k = 0; k < NARDY_NET_OUTPUTS; k++)
+            acc[k] = _mm256_setzero_ps();
+        for (int c = 0; c < H; c += 64) {
+            __m256 h[8];
+            for (int l = 0; l < 8; l++)
+                h[l] = _mm256_loadu_ps(bias + c + 8 * l);
+            for (int p = 0; p < 24; p++)
+                for (int l = 0; l < 8; l++)
+                    h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(rows[p] + c + 8 * l));
+            for (int e = 0; e < 4; e++) {
+                const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H + c;
+                __m256 v = _mm256_set1_ps(x[e]);
+                for (int l = 0; l < 8; l++)
+                    h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
+            }
+            if (fw) {
+                for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
+                    const float *row = fw + (ptrdiff_t)e * H + c;
+                    __m256 v = _mm256_set1_ps(f[e]);
+                    for (int l = 0; l < 8; l++)
+                        h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
+                }
+            }
+            for (int l = 0; l < 8; l++)
+                h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
+            for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
+                const float *row = w2 + (ptrdiff_t)k * H + c;
+                for (int l = 0; l < 8; l++)      /* (the first: a product, as fma onto zero rounds it) */
+                    acc[k] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc[k]);
+            }
         }
-        for (int l = 0; l < NARDY_NET_LANES; l++)
-            h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
         float z[8] __attribute__((aligned(32))) = {0};
         for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
-            const float *row = w2 + (ptrdiff_t)k * NARDY_NET_HIDDEN;
-            __m256 acc = _mm256_mul_ps(_mm256_loadu_ps(row), h[0]);
-            for (int l = 1; l < NARDY_NET_LANES; l++)
-                acc = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc);
-            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc[k]), _mm256_extractf128_ps(acc[k], 1));
             s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
             s4 = _mm_add_ss(s4, _mm_shuffle_ps(s4, s4, 1));
             z[k] = _mm_cvtss_f32(s4) + b2[k];
@@ -189,11 +219,13 @@ static void nardy_net_rows_avx2_64(const int8_t *boards, ptrdiff_t n, int short_
 __attribute__((target("avx2,fma")))
 static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
                                 const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
-                                const float *w2, const float *b2, int hidden, float *out) {
-    if (hidden == NARDY_NET_HIDDEN)
-        nardy_net_rows_avx2_64(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, out);
+                                const float *w2, const float *b2, int hidden, const float *fw, float *out) {
+    if (hidden == 64)
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 64, fw, out);
+    else if (hidden == 128)
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 128, fw, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
 }
 #endif
 
@@ -211,21 +243,22 @@ static inline int nardy_net_use_avx2(int on) {
 }
 
 /* The five outputs of each of n boards into out (n x 5). hidden: a multiple of 8, at most
- * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; w1: 198 x hidden; bias, b2. */
+ * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; w1: 198 x hidden; bias, b2;
+ * fw: NULL, or the NARDY_FEAT_COUNT x hidden weight rows of the expert inputs (_features.h). */
 static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const float *points,
                                   const float *w1, const float *bias, const float *w2, const float *b2, int hidden,
-                                  float *out) {
+                                  const float *fw, float *out) {
     nardy_net_lut lut;
     nardy_net_lut_init(&lut, short_game, flip);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
     if (nardy_net_fast) {
-        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, out);
+        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, fw, out);
         return;
     }
 #endif
-    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, out);
+    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, fw, out);
 }
 
 #endif

@@ -16,8 +16,16 @@ cdef extern from "_net.h":
     enum: NARDY_NET_POINT_ROWS
     void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const float* points,
                         const float* w1, const float* bias, const float* w2, const float* b2, int hidden,
-                        float* out) noexcept nogil
+                        const float* fw, float* out) noexcept nogil
     int nardy_net_use_avx2(int on) noexcept nogil
+
+cdef extern from "_features.h":
+    enum: NARDY_FEAT_COUNT
+    void nardy_feat_init() noexcept nogil
+    void nardy_features(const int8_t* b, int short_game, int flip, float* f) noexcept nogil
+
+nardy_feat_init()   # the escape table, built once at import (with the GIL)
+FEATURES = NARDY_FEAT_COUNT
 
 MAX_HIDDEN = NARDY_NET_MAX_HIDDEN
 POINT_ROWS = NARDY_NET_POINT_ROWS
@@ -25,17 +33,35 @@ POINT_ROWS = NARDY_NET_POINT_ROWS
 
 def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float[:, ::1] points,
             const float[:, ::1] w1, const float[::1] bias, const float[:, ::1] w2, const float[::1] b2,
-            float[:, ::1] out):
+            float[:, ::1] out, bint expert=False):
     """Write the five outputs of every board into out ((m, 5) float32). points is (POINT_ROWS,
-    hidden), w1 (198, hidden), bias (hidden,) (b1 plus unit 196's row), w2 (5, hidden), b2 (5,);
-    the caller checks the shapes (nardy.eval.Net does)."""
+    hidden), w1 (198, hidden), or (198 + FEATURES, hidden) with `expert` (the expert inputs'
+    rows follow), bias (hidden,) (b1 plus unit 196's row), w2 (5, hidden), b2 (5,); the caller
+    checks the shapes (nardy.eval.Net does)."""
     cdef Py_ssize_t m = boards.shape[0]
     cdef int hidden = w1.shape[1]
+    cdef const float* fw = NULL
+    if expert:
+        if w1.shape[0] != 198 + NARDY_FEAT_COUNT:
+            raise ValueError("w1 has no rows for the expert inputs")
+        fw = &w1[198, 0]
     if m == 0:
         return
     with nogil:
         nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &w1[0, 0], &bias[0], &w2[0, 0], &b2[0],
-                       hidden, &out[0, 0])
+                       hidden, fw, &out[0, 0])
+
+
+def features(const int8_t[:, ::1] boards, bint short_game, bint flip):
+    """float32 (m, FEATURES): the expert inputs of every board (_features.h; `flip`: the board's
+    negative side is on roll, an afterstate)."""
+    cdef Py_ssize_t i, m = boards.shape[0]
+    out = np.empty((m, NARDY_FEAT_COUNT), np.float32)
+    cdef float[:, ::1] o = out
+    with nogil:
+        for i in range(m):
+            nardy_features(&boards[i, 0], short_game, flip, &o[i, 0])
+    return out
 
 
 def homes(const int8_t[:, ::1] boards, bint short_game):

@@ -36,7 +36,7 @@ from ..errors import InvalidArgumentError, is_whole, quoted
 from .met import KAZAROSS_XG2, MatchEquityTable, long_table
 from .. import batch
 from ..game import Game
-from .net import ROLL_WEIGHTS, ROLLS, Net, evaluate, evaluate_boards, finished_rows, net_for, raw_equity, segment_argmax, swap_sides
+from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate, evaluate_boards, finished_rows, net_for, raw_equity, segment_argmax, swap_sides
 from ..formats.ids import MatchState, check_state
 from ..position import Position
 from ..rules import Color, Rules, Variant
@@ -456,7 +456,7 @@ _STATES: dict[Any, MatchState] = {}
 
 
 def decide(position: Position, state: MatchState, ply: int = 0, probabilities: Sequence[float] | None = None,
-           rules: Rules | None = None, *, met: MatchEquityTable | None = None, net: Net | None = None
+           rules: Rules | None = None, *, met: MatchEquityTable | None = None, net: Net | NetSet | None = None
            ) -> CubeDecision:
     """The cube decision of the side on roll of a short nardy `position` before it rolls, at the
     score and cube of `state` (a `notation.MatchState`: `match_length` 0 is money, with the Jacoby
@@ -685,7 +685,7 @@ def _other_side(values: Floats, match: bool) -> Floats:
 
 
 def _node(boards: npt.NDArray[np.int8], cubes: Sequence[_Cube | None], chooser: _Cube, ply: int, top: bool,
-          rules: Rules, net: Net, probs: Floats | None = None) -> tuple[Floats, Floats]:
+          rules: Rules, net: Net | NetSet, probs: Floats | None = None) -> tuple[Floats, Floats]:
     """gnubg's n-ply cubeful evaluation (EvaluatePositionCubeful4) of mover's-view boards, the
     side on roll being `chooser.mover`: the cubeful value of each cube state in `cubes` (money
     per cube unit, match MWC; NaN for None) once the side on roll takes its best cube action
@@ -736,7 +736,7 @@ def _best_plays(values: Floats, cubeless: Floats, offsets: npt.NDArray[np.int64]
     return segment_argmax(np.where(values == best, cubeless, -np.inf), offsets)
 
 
-def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: Net | None
+def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: Net | NetSet | None
                   ) -> tuple[tuple[float, float, float], tuple[float, float, float, float, float]]:
     """(no double, double/take, double/pass) normalised to the cube, and the cubeless
     probabilities, `ply` rolls ahead."""
@@ -751,7 +751,7 @@ def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: 
 
 
 # --- a net player's cube actions ----------------------------------------------------------------
-def net_cube_action(game: Any, ply: int = 0, *, net: Net | None = None) -> str | None:
+def net_cube_action(game: Any, ply: int = 0, *, net: Net | NetSet | None = None) -> str | None:
     """The net's cube action in a short nardy `nardy.Game` before the roll: "take" or "drop"
     when a double is offered (take when double/take is worth no more to the doubler than
     double/pass), "double" when the side on roll may double and `decide` says so, else None.

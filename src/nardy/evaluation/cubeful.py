@@ -26,7 +26,7 @@ import numpy as np
 from .. import batch
 from .cube import _Cube, _checked, net_cube_action, _cube_of, _cubeful_many, _doubled, _efficiencies, _mwc_to_equity, _plan
 from ..errors import InvalidArgumentError, check_whole, quoted
-from .net import Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, segment_argmax
+from .net import NetSet, Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, segment_argmax
 from .met import MatchEquityTable
 from ..formats.ids import MatchState
 from ..game import Game, Match
@@ -57,7 +57,7 @@ class CubefulRollout:
 
 
 def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: int = 1, rules: Rules | None = None,
-            net: Net | None = None, met: MatchEquityTable | None = None) -> CubefulRollout:
+            net: Net | NetSet | None = None, met: MatchEquityTable | None = None) -> CubefulRollout:
     """Roll `position` out `games` times with the cube (see the module's docstring)."""
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {quoted(position)}")
@@ -113,7 +113,7 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     return _result(points, doubled, passed, root)
 
 
-def play(game: Game | Match, ply: int = 0, *, net: Net | None = None) -> None:
+def play(game: Game | Match, ply: int = 0, *, net: Net | NetSet | None = None) -> None:
     """Play `game` (a `Game`, rolled off or not) to its end, or a `Match` (its game in play and
     every game after it, each counted) to the match's end, the net on both sides: before each roll the cube as `cube.net_cube_action`
     says (short nardy with the cube), then the net's play at the score (`eval.net_move(...,
@@ -146,7 +146,7 @@ def play(game: Game | Match, ply: int = 0, *, net: Net | None = None) -> None:
 
 def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner: np.ndarray, points: np.ndarray,
                   live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube, mover: int, sign: int,
-                  rules: Rules, net: Net) -> None:
+                  rules: Rules, net: Net | NetSet) -> None:
     """The side on roll's 0-ply cube decision in each live game, and the answer to a double."""
     keys = np.stack([value[rows], owner[rows]], axis=1)
     for v, o in {(int(a), int(b)) for a, b in keys}:

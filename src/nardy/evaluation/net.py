@@ -54,8 +54,11 @@ if TYPE_CHECKING:
     from ..formats.ids import MatchState
 
 FORMAT = "nardy-net"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2        # 2: the header names the net's inputs and phase (version 1: "td198", "any")
 UNITS = 198
+EXPERT_UNITS = 28         # the expert inputs (docs/evaluator-inputs.md) that follow the 198 with inputs="expert"
+INPUTS = {"td198": UNITS, "expert": UNITS + EXPERT_UNITS}   # input set -> rows of w1
+PHASES = ("any", "contact", "race")
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
 ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
@@ -68,7 +71,11 @@ Floats = npt.NDArray[np.float64]
 
 @dataclass(frozen=True, eq=False)
 class Net:
-    """A trained evaluator: w1 (198, hidden), b1 (hidden,), w2 (5, hidden), b2 (5,) float32."""
+    """A trained evaluator: w1 (units, hidden), b1 (hidden,), w2 (5, hidden), b2 (5,) float32.
+
+    `inputs`: "td198" (TD-Gammon's 198 units, `nardy.env.encode`) or "expert" (those and the 28
+    expert inputs of docs/evaluator-inputs.md, 226 rows of w1). `phase`: the positions the net
+    was trained for, "any", "contact" or "race" (see `NetSet`)."""
 
     variant: Variant
     w1: npt.NDArray[np.float32]
@@ -76,12 +83,19 @@ class Net:
     w2: npt.NDArray[np.float32]
     b2: npt.NDArray[np.float32]
     meta: dict[str, Any] = field(default_factory=dict)
+    inputs: str = "td198"
+    phase: str = "any"
 
     def __post_init__(self) -> None:
         from .. import _net
 
+        if self.inputs not in INPUTS:
+            raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(self.inputs)}")
+        if self.phase not in PHASES:
+            raise InvalidArgumentError(f"a net's phase is one of {', '.join(PHASES)}, got {quoted(self.phase)}")
+        units = INPUTS[self.inputs]
         hidden = np.shape(self.w1)[1] if np.ndim(self.w1) == 2 else -1
-        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        shapes = {"w1": (units, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
         if not (1 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
             raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {_net.MAX_HIDDEN}, "
                                        f"got w1 of shape {np.shape(self.w1)}")
@@ -127,24 +141,39 @@ class Net:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    @property
+    def expert(self) -> bool:
+        return self.inputs == "expert"
+
     @classmethod
-    def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0) -> Net:
+    def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0, inputs: str = "td198",
+                phase: str = "any") -> Net:
         """An untrained net: small random weights (the start of training)."""
         from .. import _net
 
         check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, _net.MAX_HIDDEN)
         check_whole(seed, "seed", 0)
+        if inputs not in INPUTS:
+            raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(inputs)}")
         rng = np.random.default_rng(seed)
-        return cls(Variant.parse(variant), rng.normal(0, 0.1, (UNITS, hidden)), np.zeros(hidden),
-                   rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)))
+        return cls(Variant.parse(variant), rng.normal(0, 0.1, (INPUTS[inputs], hidden)), np.zeros(hidden),
+                   rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)), inputs=inputs, phase=phase)
+
+    def with_meta(self, meta: dict[str, Any]) -> Net:
+        """The same weights, inputs and phase with another meta."""
+        return Net(self.variant, self.w1, self.b1, self.w2, self.b2, meta=dict(meta), inputs=self.inputs,
+                   phase=self.phase)
 
     def save(self, path: str | Path) -> None:
-        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta),
-        whole or not at all (`nardy.files.write_file`)."""
+        """Write the net as .npz: the four arrays and a JSON header (format, version, variant, meta;
+        from version 2 on, inputs and phase: a net of TD-Gammon's inputs for any phase is written as
+        version 1), whole or not at all (`nardy.files.write_file`)."""
         files.check_path(path, "a net is saved to")
+        fields: dict[str, Any] = {"format": FORMAT, "version": 1, "variant": self.variant.value, "meta": self.meta}
+        if (self.inputs, self.phase) != ("td198", "any"):   # (a net of version 1's kind stays readable by older nardy)
+            fields.update(version=FORMAT_VERSION, inputs=self.inputs, phase=self.phase)
         try:
-            header = json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "variant": self.variant.value,
-                                 "meta": self.meta}, sort_keys=True)
+            header = json.dumps(fields, sort_keys=True)
         except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidArgumentError(f"a net's meta must be JSON: {exc}") from None
         if len(header) > HEADER_LIMIT:
@@ -170,16 +199,14 @@ class Net:
             raise InvalidArgumentError(f"{path}: not a nardy net file ({type(exc).__name__}: {exc})") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise InvalidArgumentError(f"{path}: not a nardy net file (header {quoted(header)})")
-        if header.get("version") != FORMAT_VERSION:
-            raise InvalidArgumentError(f"{path}: net format version {quoted(header.get('version'))}, "
-                                       f"this nardy reads {FORMAT_VERSION}")
         meta = header.get("meta", {})
         variant = header.get("variant")
         if not isinstance(meta, dict) or not (isinstance(variant, str) and variant.lower() in ("long", "short")):
             raise InvalidArgumentError(f"{path}: a net file's header needs a variant and a meta object (the "
                                        f"variant 'long' or 'short'), got {quoted(header)}")
         try:
-            return cls(Variant.parse(variant), meta=dict(meta), **arrays)
+            return cls(Variant.parse(variant), meta=dict(meta), inputs=header.get("inputs", "td198"),
+                       phase=header.get("phase", "any"), **arrays)
         except InvalidArgumentError as exc:
             raise InvalidArgumentError(f"{path}: {exc}") from None
 
@@ -191,18 +218,82 @@ class Net:
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
         _net.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2, self.b2,
-                     out)
+                     out, self.expert)
         return out
+
+    def inputs_of(self, boards: Any) -> npt.NDArray[np.float32]:
+        """The net's input units (m, units) of mover's-view boards, the positive side on roll (what
+        training fits)."""
+        from .. import _net
+
+        rows = batch.as_boards(boards)
+        x = encode(rows, self.variant, on_roll=True)
+        if not self.expert:
+            return x
+        return np.concatenate([x, _net.features(np.ascontiguousarray(rows, np.int8), self.variant is Variant.SHORT,
+                                                False)], axis=1)
 
     def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
         """`forward` in numpy from `nardy.play.env.encode`'s units (the definition the core is tested against)."""
         rows = batch.as_boards(boards)
         if after:
             rows = batch.flip(rows, self.variant)
-        x = encode(rows, self.variant, on_roll=True).astype(np.float64)
+        x = self.inputs_of(rows).astype(np.float64)
         h = x @ self.w1 + self.b1
         h = h / (1 + np.abs(h))
         return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+
+
+@dataclass(frozen=True, eq=False)
+class NetSet:
+    """A net per phase: `contact` judges the boards where a checker of either side has still to
+    pass one of the other's (expert input 27), `race` the others. The contact net's phase is
+    "contact" or "any", the race net's "race"; both of one variant. Used wherever a `Net` is."""
+
+    contact: Net
+    race: Net
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.contact, Net) and isinstance(self.race, Net)):
+            raise InvalidArgumentError(f"a NetSet holds two nardy.eval.Net, got {quoted(self.contact)} and "
+                                       f"{quoted(self.race)}")
+        if self.contact.variant is not self.race.variant:
+            raise InvalidArgumentError("a NetSet's nets judge one variant")
+        if self.contact.phase not in ("contact", "any") or self.race.phase != "race":
+            raise InvalidArgumentError(f"a NetSet's contact net has phase 'contact' or 'any', its race net 'race'; "
+                                       f"got {self.contact.phase!r} and {self.race.phase!r}")
+
+    @property
+    def variant(self) -> Variant:
+        return self.contact.variant
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return {"contact": self.contact.meta, "race": self.race.meta}
+
+    @classmethod
+    def load(cls, contact: str | Path, race: str | Path) -> NetSet:
+        """The two nets of `Net.load`."""
+        return cls(Net.load(contact), Net.load(race))
+
+    def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
+        """`Net.forward`, each board by the net of its phase."""
+        rows = batch.as_boards(boards)
+        out = np.empty((len(rows), len(OUTPUTS)), np.float32)
+        touching = contact(rows, self.variant)
+        for net, which in ((self.contact, touching), (self.race, ~touching)):
+            if which.any():
+                out[which] = net.forward(rows[which], after=after)
+        return out
+
+
+def contact(boards: Any, variant: Variant | str) -> npt.NDArray[np.bool_]:
+    """Whether a checker of either side has still to pass one of the other's, for each board
+    (the other boards are races: a `NetSet` judges them by its race net)."""
+    from .. import _net
+
+    rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
+    return _net.features(rows, Variant.parse(variant) is Variant.SHORT, False)[:, EXPERT_UNITS - 1] > 0
 
 
 # a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
@@ -242,19 +333,36 @@ def _read_net_file(f: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
         text = _read_member(archive, members["header"], lambda shape, dtype: shape == () and dtype.kind == "U"
                             and dtype.itemsize <= 4 * HEADER_LIMIT, f"a text of at most {HEADER_LIMIT} characters")
         header = json.loads(str(text[0]))
+        units = _units_of(header)
         w1_shape = _npy_header(archive, members["w1"])[0]
         hidden = w1_shape[1] if len(w1_shape) == 2 else -1
         from .. import _net
 
         if not (8 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
-            raise _NotANet(f"w1 of shape {quoted(w1_shape)}, a net's is ({UNITS}, hidden), "
+            raise _NotANet(f"w1 of shape {quoted(w1_shape)}, a net's is ({units}, hidden), "
                            f"hidden a multiple of 8 up to {_net.MAX_HIDDEN}")
-        shapes = {"w1": (UNITS, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
+        shapes = {"w1": (units, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
         arrays = {name: _read_member(archive, members[name],
                                      lambda shape, dtype, want=want: shape == want and dtype.kind == "f"
                                      and dtype.itemsize in (4, 8), f"{want} float32 or float64")
                   for name, want in shapes.items()}
     return header, arrays
+
+
+def _units_of(header: Any) -> int:
+    """The rows of w1 a net file's header asks for (its version and inputs checked)."""
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise _NotANet(f"header {quoted(header)}")
+    version = header.get("version")
+    if version not in (1, FORMAT_VERSION) or isinstance(version, bool):
+        raise _NotANet(f"net format version {quoted(version)}, this nardy reads 1 and {FORMAT_VERSION}")
+    if version == 1 and ("inputs" in header or "phase" in header):
+        raise _NotANet("a version 1 header has no inputs or phase")
+    inputs, phase = header.get("inputs", "td198"), header.get("phase", "any")
+    if not isinstance(inputs, str) or not isinstance(phase, str) or inputs not in INPUTS or phase not in PHASES:
+        raise _NotANet(f"inputs {quoted(inputs)} and phase {quoted(phase)}: the inputs are one of "
+                       f"{', '.join(INPUTS)}, the phase one of {', '.join(PHASES)}")
+    return INPUTS[inputs]
 
 
 def _npy_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> tuple[Any, bool, np.dtype[Any], int]:
@@ -302,13 +410,13 @@ def default_net(variant: Variant | str) -> Net:
     return _NETS[variant]
 
 
-def net_for(net: Net | None, rules: Rules) -> Net:
+def net_for(net: Net | NetSet | None, rules: Rules) -> Net | NetSet:
     """`net`, or the shipped net of the rules' variant (`InvalidArgumentError` for anything
-    else than a `Net` of that variant)."""
+    else than a `Net` or `NetSet` of that variant)."""
     if net is None:
         return default_net(rules.variant)
-    if not isinstance(net, Net):
-        raise InvalidArgumentError(f"net must be a nardy.eval.Net, got {quoted(net)}")
+    if not isinstance(net, (Net, NetSet)):
+        raise InvalidArgumentError(f"net must be a nardy.eval.Net or NetSet, got {quoted(net)}")
     if net.variant is not rules.variant:
         raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy positions")
     return net
@@ -345,7 +453,7 @@ def _probabilities(probs: Any) -> Floats:
 
 
 def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | str | None = None, *,
-             rules: Rules | Variant | str | None = None, net: Net | None = None) -> Floats:
+             rules: Rules | Variant | str | None = None, net: Net | NetSet | None = None) -> Floats:
     """(m, 5) float64: the five probabilities of `OUTPUTS` for the side on roll of each position.
 
     `positions`: a `Position`, a sequence of them, or an (m, 26) array of mover's-view boards
@@ -358,7 +466,7 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
+         net: Net | NetSet | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
     """Every legal play of `dice` with its equity and probabilities for the mover, best first.
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
@@ -398,12 +506,12 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
-              net: Net | None = None, state: MatchState | None = None) -> Move:
+              net: Net | NetSet | None = None, state: MatchState | None = None) -> Move:
     """The play `rank` puts first (`state`: at that match score and cube)."""
     return rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
 
 
-def net_move(game: Any, ply: int = 0, *, net: Net | None = None, at_score: bool = False) -> Move:
+def net_move(game: Any, ply: int = 0, *, net: Net | NetSet | None = None, at_score: bool = False) -> Move:
     """The net's play for the side on roll of a `nardy.Game` whose dice are rolled (a net player:
     `game.play(net_move(game))`); `at_score`: chosen at the game's match score and cube
     (`rank(..., state=game.match_state())`)."""
@@ -422,7 +530,7 @@ class NetPolicy:
 
     __name__ = "net"
 
-    def __init__(self, rules: Rules | Variant | str, net: Net | None = None) -> None:
+    def __init__(self, rules: Rules | Variant | str, net: Net | NetSet | None = None) -> None:
         self.rules = rules if isinstance(rules, Rules) else Rules(Variant.parse(rules))
         self.net = net_for(net, self.rules)
 
@@ -476,7 +584,7 @@ def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np
     return _net.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
 
 
-def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net, *, after: bool) -> Floats:
+def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet, *, after: bool) -> Floats:
     """The probabilities of the side on roll (after=True: each board is an afterstate, the side on
     roll is its negative side), exact where the game is over or in the bear-off table."""
     if net.variant is not rules.variant:
@@ -546,7 +654,7 @@ def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArra
     return hits[first]
 
 
-def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: int) -> Floats:
+def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet, ply: int) -> Floats:
     """The mover's probabilities of each afterstate `ply` (>= 1) rolls ahead: averaged over the
     other side's 21 rolls, each answered by its best 0-ply play, whose result is judged at 0 ply
     (ply 1) or, in turn, `ply - 1` rolls ahead."""
@@ -571,4 +679,4 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net, ply: i
     return out
 
 
-__all__ = ["Net", "NetPolicy", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["Net", "NetPolicy", "NetSet", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]

@@ -32,7 +32,7 @@ from .. import batch, _backend as engine
 from ..play import distributed
 from ..errors import InvalidArgumentError, check_flag, check_whole
 from ..play.simulate import SimulationError
-from .net import (OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, raw_equity,
+from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, raw_equity,
                   segment_argmax, swap_sides, won_outcomes)
 from ..position import Position
 from ..rules import Rules, rules_for
@@ -62,7 +62,7 @@ class RolloutResult:
 
 
 def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 0, rules: Rules | None = None,
-            net: Net | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 1296,
+            net: Net | NetSet | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 1296,
             executor: Any = None, progress: Callable[[int, int], None] | None = None) -> RolloutResult:
     """Roll `position` out over `games` games (see the module's docstring).
 
@@ -129,7 +129,7 @@ def _counter(games: int, progress: Callable[[int, int], None] | None) -> Callabl
     return finished
 
 
-def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules: Rules, net: Net
+def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules: Rules, net: Net | NetSet
           ) -> tuple[npt.NDArray[np.int64], Floats]:
     """For each row's results, the index of the best for the mover (the first on ties) and the
     mover's probabilities after it."""
@@ -151,7 +151,7 @@ def _luck_direction(v: Floats) -> Floats:
 
 
 def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.SeedSequence, rules: Rules,
-           net: Net, luck: bool, stop: threading.Event | None = None,
+           net: Net | NetSet, luck: bool, stop: threading.Event | None = None,
            finished: Callable[[int], None] | None = None) -> Floats:
     """The (luck-adjusted) outcomes of `games` games from `start`, for its side on roll; `stop`
     set by another thread makes it give up after the ply it is playing (its outcomes then unused)."""

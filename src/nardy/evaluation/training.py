@@ -10,6 +10,10 @@ exact result at the end), and the net takes Adam steps on the cross-entropy of i
 outputs against those targets, a batch at a time. Everything is seeded: the same command gives
 the same weights (on one machine; BLAS may sum in another order elsewhere).
 
+`--inputs expert` trains a net of TD-Gammon's units and the expert inputs
+(docs/evaluator-inputs.md); `--phase race --contact NET` a race net beside a fixed contact net
+(a `nardy.eval.NetSet`: the pair plays, only race positions are fitted).
+
 Every `--checkpoint-every` games the net is saved (`OUT` with `.ckpt-<games>` before the
 suffix) and measured against the previous checkpoint and against random play; each line of
 the `--log` file (JSON lines) holds those figures.
@@ -32,7 +36,7 @@ import numpy.typing as npt
 from .. import batch
 from ..play.env import VectorEnv, encode
 from ..errors import InvalidArgumentError, NardyError, check_whole, is_whole, quoted
-from .net import Net, evaluate_boards, raw_equity, swap_sides
+from .net import Net, NetSet, contact, evaluate_boards, raw_equity, swap_sides
 from ..files import check_writable
 from ..rules import Rules, Variant
 
@@ -95,7 +99,7 @@ def lambda_returns(values: Floats, lam: float) -> Floats:
 Chooser = Callable[[VectorEnv], npt.NDArray[np.int64]]
 
 
-def net_chooser(net: Net, rules: Rules) -> Chooser:
+def net_chooser(net: Net | NetSet, rules: Rules) -> Chooser:
     """The greedy 0-ply policy of a net: the afterstate best for the mover."""
     def choose(env: VectorEnv) -> npt.NDArray[np.int64]:
         theirs = evaluate_boards(np.asarray(env.afterstates), rules, net, after=True)
@@ -133,31 +137,42 @@ def duel(rules: Rules, a: Chooser, b: Chooser, games: int, *, seed: int, paralle
 
 def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel: int = 128, lam: float = 0.7,
           lr: float = 1e-3, lr_end: float | None = None, batch_size: int = 2048, start: Net | None = None,
+          inputs: str = "td198", phase: str = "any", contact_net: Net | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None,
           checkpoint: Callable[[Net, int], None] | None = None, checkpoint_every: int = 0) -> Net:
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
-    Adam's step size falls geometrically from `lr` to `lr_end` over the games."""
+    Adam's step size falls geometrically from `lr` to `lr_end` over the games. With `phase="race"`
+    the net trained is a race net: the moves and values of contact positions come from
+    `contact_net` (held fixed), and only race positions (`nardy.eval.contact` false) are fitted."""
     if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not _positive(lr)
             or (lr_end is not None and not _positive(lr_end))):
         raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end finite "
                                    f"and > 0; got {games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     check_whole(checkpoint_every, "checkpoint_every (games between checkpoints, 0 for none)", 0)
     variant = rules.variant
-    net = start or Net.initial(variant, hidden, seed=seed)
+    if phase not in ("any", "race") or (phase == "race") is (contact_net is None):
+        raise InvalidArgumentError(f"phase is 'any', or 'race' with a contact net; got {phase!r} and {contact_net!r}")
+    net = start or Net.initial(variant, hidden, seed=seed, inputs=inputs, phase=phase)
+    if net.phase != phase:
+        raise InvalidArgumentError(f"the start net's phase is {net.phase!r}, training {phase!r}")
+
+    def judge(net: Net) -> Net | NetSet:
+        return net if contact_net is None else NetSet(contact_net, net)
+
     params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
               net.b2.astype(np.float64)]
     adam = Adam(params, lr)
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
     boards: list[list[npt.NDArray[np.int8]]] = [[np.asarray(env.boards[i]).copy()] for i in range(parallel)]
-    values: list[list[Floats]] = [[v] for v in evaluate_boards(np.asarray(env.boards), rules, net, after=False)]
+    values: list[list[Floats]] = [[v] for v in evaluate_boards(np.asarray(env.boards), rules, judge(net), after=False)]
     xs: list[npt.NDArray[np.int8]] = []
     ys: list[Floats] = []
     done = steps = 0
     loss = float("nan")
     began = time.process_time()
     while done < games:
-        theirs = evaluate_boards(np.asarray(env.afterstates), rules, net, after=True)
+        theirs = evaluate_boards(np.asarray(env.afterstates), rules, judge(net), after=True)
         actions = env.best_actions(-raw_equity(theirs))
         chosen = np.asarray(env.offsets)[:-1] + actions
         after = batch.flip(np.asarray(env.afterstates)[chosen], variant)
@@ -171,12 +186,16 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             ys.append(lambda_returns(np.array(values[i]), lam))
             done += 1
             boards[i] = [np.asarray(env.boards[i]).copy()]
-            values[i] = [evaluate_boards(np.asarray(env.boards[i : i + 1]), rules, net, after=False)[0]]
+            values[i] = [evaluate_boards(np.asarray(env.boards[i : i + 1]), rules, judge(net), after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
-                checkpoint(_net_of(variant, params, net.meta), done)
+                checkpoint(_net_of(net, params), done)
         if len(xs) >= batch_size:
-            x = encode(np.array(xs), variant, on_roll=True).astype(np.float64)
+            rows = np.array(xs)
             y = np.concatenate(ys)
+            if phase == "race":
+                race = ~contact(rows, variant)
+                rows, y = rows[race], y[race]
+            x = net.inputs_of(rows).astype(np.float64)
             order = np.random.default_rng([seed, adam.t]).permutation(len(x))
             if lr_end is not None:
                 adam.lr = lr * (lr_end / lr) ** min(1.0, done / games)
@@ -185,10 +204,10 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
                 loss, grads = gradients(params, x[part], y[part])
                 adam.step(grads)
             xs, ys = [], []
-            net = _net_of(variant, params, net.meta)
+            net = _net_of(net, params)
             if progress:
                 progress({"games": done, "steps": steps, "loss": loss, "cpu_s": time.process_time() - began})
-    return _net_of(variant, params, net.meta)
+    return _net_of(net, params)
 
 
 def _positive(value: float) -> bool:
@@ -199,8 +218,10 @@ def _positive(value: float) -> bool:
         return False
 
 
-def _net_of(variant: Variant, params: Sequence[Floats], meta: dict[str, Any]) -> Net:
-    return Net(variant, *(p.astype(np.float32) for p in params), meta=dict(meta))
+def _net_of(net: Net, params: Sequence[Floats]) -> Net:
+    """A net of `net`'s kind (variant, inputs, phase, meta) with the weights `params`."""
+    return Net(net.variant, *(p.astype(np.float32) for p in params), meta=dict(net.meta), inputs=net.inputs,
+               phase=net.phase)
 
 
 def _checkpoint_path(out: Path, done: int) -> Path:
@@ -258,10 +279,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--inputs", choices=["td198", "expert"], default="td198",
+                        help="the net's inputs: TD-Gammon's 198 units, or those and the expert inputs")
     parser.add_argument("--parallel", type=int, default=128, help="games played at once")
     parser.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     parser.add_argument("--lr", type=float, default=1e-3, help="Adam's step size")
     parser.add_argument("--lr-end", type=float, help="the step size at the end (falling geometrically from --lr)")
+    parser.add_argument("--phase", choices=["any", "race"], default="any",
+                        help="train a net for every position, or a race net beside --contact's net")
+    parser.add_argument("--contact", type=Path, help="with --phase race: the contact net (a net file), held fixed")
     parser.add_argument("--batch-size", type=int, default=2048)
     parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
     parser.add_argument("--start", type=Path, help="go on training this net")
@@ -284,14 +310,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                   end="", file=sys.stderr, flush=True)
 
     def checkpoint(net: Net, done: int) -> None:
-        net = Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta={"command": command, "games": done})
+        net = net.with_meta({"command": command, "games": done})
         net.save(_checkpoint_path(args.out, done))
         record: dict[str, Any] = {"games": done, "time": time.time()}
-        me = net_chooser(net, rules)
+        me = net_chooser(net if contact_net is None else NetSet(contact_net, net), rules)
         record["vs_random"] = duel(rules, me, random_chooser, args.duel_games, seed=args.seed + done)
         record["vs_greedy"] = duel(rules, me, greedy_chooser, args.duel_games, seed=args.seed + done)
         if previous:
-            record["vs_previous"] = duel(rules, me, net_chooser(previous[-1], rules), args.duel_games,
+            before = previous[-1] if contact_net is None else NetSet(contact_net, previous[-1])
+            record["vs_previous"] = duel(rules, me, net_chooser(before, rules), args.duel_games,
                                          seed=args.seed + done)
         previous[:] = [net]
         if args.log:
@@ -301,18 +328,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                       for k, v in record.items() if isinstance(v, dict)),
               file=sys.stderr)
 
+    contact_net: Net | None = None
     try:
         check_outputs(args)
+        if (args.phase == "race") is (args.contact is None):
+            raise InvalidArgumentError("--contact NET goes with --phase race, and only with it")
+        contact_net = Net.load(args.contact) if args.contact else None
         start = Net.load(args.start) if args.start else None
         before = start.meta.get("games", 0) if start else 0
         if not is_whole(before) or before < 0:
             raise InvalidArgumentError(f"{args.start}: the net's meta 'games' must be a whole number >= 0, "
                                        f"got {quoted(before)}")
         net = train(rules, args.games, hidden=args.hidden, seed=args.seed, parallel=args.parallel, lam=args.lam,
-                    lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, progress=progress,
+                    lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size, start=start, inputs=args.inputs,
+                    phase=args.phase, contact_net=contact_net, progress=progress,
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
         meta = {"command": command, "games": int(before) + args.games}
-        Net(net.variant, net.w1, net.b1, net.w2, net.b2, meta=meta).save(args.out)
+        net.with_meta(meta).save(args.out)
     except KeyboardInterrupt:
         print(f"{_end_line(shown)}nardy.training: interrupted", file=sys.stderr)
         return 130

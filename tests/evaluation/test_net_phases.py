@@ -1,0 +1,112 @@
+"""Nets of the expert inputs and nets per phase: the forward pass against numpy, net files of
+format version 2, `NetSet`, training a race net."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from nardy import _net, InvalidArgumentError, Rules
+from nardy.evaluation.net import EXPERT_UNITS, Net, NetSet, contact, evaluate
+from nardy.evaluation.training import train
+
+from test_features import played_boards
+
+VARIANTS = ["long", "short"]
+
+
+def test_expert_units_are_the_cores() -> None:
+    assert EXPERT_UNITS == _net.FEATURES
+
+
+@pytest.mark.parametrize("simd", [True, False], ids=["avx2", "baseline"])
+@pytest.mark.parametrize("hidden", [64, 128, 24])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_expert_forward_matches_numpy(variant: str, hidden: int, simd: bool) -> None:
+    rows = played_boards(variant, steps=30, games=16)
+    net = Net.initial(variant, hidden, seed=4, inputs="expert")
+    try:
+        _net.use_avx2(simd)
+        for after in (False, True):
+            assert np.abs(net.forward(rows, after=after) - net.forward_reference(rows, after=after)).max() < 1e-5
+    finally:
+        _net.use_avx2(True)
+
+
+def header_of(path) -> dict:
+    with np.load(path) as f:
+        return json.loads(str(f["header"]))
+
+
+def test_net_files_carry_inputs_and_phase(tmp_path) -> None:
+    net = Net.initial("long", 16, seed=1, inputs="expert", phase="race").with_meta({"command": "x"})
+    net.save(tmp_path / "n.npz")
+    header = header_of(tmp_path / "n.npz")
+    assert (header["version"], header["inputs"], header["phase"]) == (2, "expert", "race")
+    back = Net.load(tmp_path / "n.npz")
+    assert (back.inputs, back.phase, back.meta, back.w1.shape) == ("expert", "race", {"command": "x"}, (226, 16))
+    assert np.array_equal(back.w1, net.w1)
+    # a net of TD-Gammon's inputs for any phase is written as version 1, as before
+    Net.initial("short", 8).save(tmp_path / "old.npz")
+    assert header_of(tmp_path / "old.npz")["version"] == 1
+    assert (Net.load(tmp_path / "old.npz").inputs, Net.load(tmp_path / "old.npz").phase) == ("td198", "any")
+
+
+@pytest.mark.parametrize("change", [
+    {"inputs": "fancy"}, {"phase": "opening"}, {"inputs": ["expert"]}, {"version": 3}, {"version": 1},
+    {"inputs": "td198"},   # the shape of w1 (226 rows) is not that of these inputs
+])
+def test_bad_version_2_headers_are_refused(tmp_path, change: dict) -> None:
+    net = Net.initial("short", 8, inputs="expert", phase="contact")
+    header = {"format": "nardy-net", "version": 2, "variant": "short", "meta": {}, "inputs": "expert",
+              "phase": "contact", **change}
+    np.savez(tmp_path / "n.npz", header=np.array(json.dumps(header)), w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2)
+    with pytest.raises(InvalidArgumentError, match="n.npz"):
+        Net.load(tmp_path / "n.npz")
+
+
+def test_bad_inputs_and_phase_are_refused() -> None:
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        Net.initial("short", 8, inputs="raw")
+    with pytest.raises(InvalidArgumentError, match="phase"):
+        Net.initial("short", 8, phase="middle")
+    net = Net.initial("short", 8)
+    with pytest.raises(InvalidArgumentError, match="must be a finite"):   # 198 rows for expert inputs
+        Net("short", net.w1, net.b1, net.w2, net.b2, inputs="expert")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_net_set_judges_each_board_by_its_phase(variant: str) -> None:
+    rows = played_boards(variant, steps=80, games=16)
+    touching = contact(rows, variant)
+    assert touching.any() and (~touching).any()
+    a = Net.initial(variant, 16, seed=1, inputs="expert", phase="contact")
+    b = Net.initial(variant, 8, seed=2, phase="race")
+    both = NetSet(a, b)
+    for after in (False, True):
+        out = both.forward(rows, after=after)
+        assert np.array_equal(out[touching], a.forward(rows[touching], after=after))
+        assert np.array_equal(out[~touching], b.forward(rows[~touching], after=after))
+    assert evaluate(rows[:5], variant, net=both).shape == (5, 5)
+
+
+def test_net_sets_refuse_mixed_nets() -> None:
+    with pytest.raises(InvalidArgumentError, match="phase"):
+        NetSet(Net.initial("short", 8), Net.initial("short", 8))
+    with pytest.raises(InvalidArgumentError, match="one variant"):
+        NetSet(Net.initial("short", 8), Net.initial("long", 8, phase="race"))
+    with pytest.raises(InvalidArgumentError, match="two"):
+        NetSet(Net.initial("short", 8), "race")  # type: ignore[arg-type]
+
+
+def test_training_expert_and_race_nets_is_seeded() -> None:
+    rules = Rules("short")
+    one = train(rules, 40, hidden=16, seed=3, parallel=16, batch_size=256, inputs="expert")
+    two = train(rules, 40, hidden=16, seed=3, parallel=16, batch_size=256, inputs="expert")
+    assert one.inputs == "expert" and np.array_equal(one.w1, two.w1)
+    race = train(rules, 40, hidden=8, seed=3, parallel=16, batch_size=256, phase="race", contact_net=one)
+    assert race.phase == "race" and not np.array_equal(race.w1, Net.initial("short", 8, seed=3, phase="race").w1)
+    with pytest.raises(InvalidArgumentError, match="contact net"):
+        train(rules, 10, phase="race")
