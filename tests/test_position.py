@@ -382,7 +382,12 @@ def test_all_sequences_moves_are_those_the_checked_constructor_makes(variant, da
     rules = Rules(variant)
     p = Position(data.draw(boards(rules)), variant)
     dice = data.draw(st.tuples(st.integers(1, 6), st.integers(1, 6)))
+    budget = 40  # a double on a spread board has thousands of orders; each check regenerates
     for child, moves in p.all_sequences(dice).items():
+        moves = moves[:budget]
+        budget -= len(moves)
         checked = [p.move(dice, m.pairs()) for m in moves]
         assert [repr(m) for m in moves] == [repr(m) for m in checked] and moves == checked
         assert all(p.apply(m) == child for m in moves)
+        if budget <= 0:
+            break
