@@ -479,3 +479,60 @@ def test_the_default_comparison_covers_both_variants_move_generation_and_says_ho
     assert "a round takes about 0 s: a verdict in about 0 s (8 rounds), up to 0 s (40 rounds)" in log.getvalue()
     assert compare.expected_time(7.0, 8, 40) == \
         "a round takes about 7 s: a verdict in about 56 s (8 rounds), up to 5 min (40 rounds) while one is unclear"
+
+
+# ---------------------------------------------------------------- table: README's speed table from one run
+
+def _record(name, params=None, low=1e-3, **extra):
+    return {"name": name, "params": params, "stats": {"min": low}, "extra_info": extra}
+
+
+def test_the_table_names_only_benchmarks_that_exist():
+    from benchmarks import table
+
+    for file, expression in table.CPU + table.WALL:
+        text = (Path(table.HERE) / file).read_text()
+        names = [word for word in expression.replace("(", " ").replace(")", " ").split()
+                 if word not in ("and", "or", "not") and not word.isdigit()]
+        assert any(name in text for name in names), (file, expression)
+
+
+def test_the_table_refuses_a_missing_or_doubled_benchmark():
+    from benchmarks import table
+
+    records = [_record("test_build"), _record("test_pips_batch", {"variant": "long"}),
+               _record("test_pips_batch", {"variant": "long"})]
+    assert table.pick(records, "test_build") is records[0]
+    with pytest.raises(SystemExit, match="expected one test_forward"):
+        table.pick(records, "test_forward")
+    with pytest.raises(SystemExit, match="found 2"):
+        table.pick(records, "test_pips_batch", variant="long")
+
+
+def test_the_table_derives_each_row_from_the_records():
+    from benchmarks import table
+
+    cpu, wall = [], []
+    for v in ("long", "short"):
+        cpu.append(_record("test_movegen_core_corpus", {"variant": v, "kind": "contact"}, 1e-3, results=100_000))
+        for k in ("contact", "race"):
+            for backend, low in (("python", 3.0), ("cython", 1e-3)):
+                cpu.append(_record("test_movegen_speedup_sample", {"variant": v, "kind": k, "backend": backend}, low))
+        cpu.append(_record("test_pips_batch", {"variant": v}, 2e-3, items=1_000_000))
+        cpu.append(_record("test_selfplay_random", {"variant": v, "threads": 1}, 0.25, games_per_second=80_000.0))
+        cpu.append(_record("test_env_steps", {"variant": v, "n": 4096}, 1.0, items=5_000_000))
+        cpu.append(_record("test_forward", {"variant": v, "kind": "contact"}, 1.0, items=4_000_000))
+        for threads, low in ((1, 0.2), (2, 0.1)):
+            wall.append(_record("test_selfplay_random", {"variant": v, "threads": threads}, low))
+    cpu += [_record("test_six_block_batch", {"timing": "step"}, 2e-3, items=1_000_000),
+            _record("test_perft_long_depth_4_core", None, 0.025), _record("test_build", None, 0.26),
+            _record("test_expected_turns_batch", None, 0.01, items=1_000_000),
+            _record("test_one_position_at_a_time", {"variant": "short", "form": "legal_moves"}, us_per_call_min=4.6),
+            _record("test_rank_of_a_twenty_play_roll", {"form": "rank"}, us_per_call_min=46.3),
+            _record("test_decide_with_probabilities", None, 0.0128, items=1000)]
+    text = table.markdown(table.rows(cpu, wall))
+    for cell in ("long 10.0 ns, short 10.0 ns per result", "3,000x to 3,000x", "pips long 2.0 ns, short 2.0 ns",
+                 "0.025 s", "long 80,000, short 80,000 games", "long 2.00x, short 2.00x one thread",
+                 "long 5.0M, short 5.0M full-turn", "build 0.26 s, 10.0 ns per lookup", "long 4.0M, short 4.0M",
+                 "| 4.6 us |", "| 46.3 us |", "| 12.8 us |"):
+        assert cell in text, cell
