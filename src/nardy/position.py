@@ -20,7 +20,7 @@ from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentEr
 from .formats import ids
 from .formats.diagram import diagram
 from .formats.notation import resolve
-from .move import Move, Step
+from .move import Move, _steps_of
 from .rules import CHECKERS, Color, Rules, Variant, own_point, rules_for
 from .status import Status, describe
 
@@ -327,15 +327,7 @@ class Position:
 
     def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
         """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
-        board = list(self.view())
-        steps = []
-        for src, dst in pairs:
-            hit = dst > 0 and board[dst] == -1
-            board[src] -= 1
-            if dst > 0:
-                board[dst] = 1 if hit else board[dst] + 1
-            steps.append(Step(src, dst, hit))
-        return Move((dice[0], dice[1]), steps)
+        return Move((dice[0], dice[1]), _steps_of(self.view(), pairs))
 
     # value semantics ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
