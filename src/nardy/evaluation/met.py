@@ -67,18 +67,27 @@ class MatchEquityTable:
         if not (is_whole(away) and is_whole(opp_away)) or player not in (0, 1) or not is_whole(player):
             raise InvalidArgumentError(f"mwc() takes whole numbers of points away and a player 0 or 1, got "
                                        f"{quoted(away)}, {quoted(opp_away)} and player {quoted(player)}")
-        if away <= 0:
-            return 1.0
-        if opp_away <= 0:
-            return 0.0
-        if max(away, opp_away) > self.length:
-            raise InvalidArgumentError(f"the MET {self.name!r} covers matches up to {self.length} points, "
-                                       f"not a score {away}-away {opp_away}-away")
+        settled = _settled(away, opp_away, self.length, f"the MET {self.name!r}")
+        if settled is not None:
+            return settled
         if post_crawford and (away == 1 or opp_away == 1):
             if away == 1:  # the leader: 1 - the trailer's
                 return 1.0 - self.post[1 - player][opp_away - 1]
             return self.post[player][away - 1]
         return self.pre[away - 1][opp_away - 1]
+
+
+def _settled(away: int, opp_away: int, length: int, table: str) -> float | None:
+    """The MWC of a match already over (1 when `away` <= 0, 0 when `opp_away` <= 0), else None;
+    a score beyond the `table`'s `length` is an `InvalidArgumentError`."""
+    if away <= 0:
+        return 1.0
+    if opp_away <= 0:
+        return 0.0
+    if max(away, opp_away) > length:
+        raise InvalidArgumentError(f"{table} covers matches up to {length} points, "
+                                   f"not a score {away}-away {opp_away}-away")
+    return None
 
 
 def _floats(row: ET.Element, path: str) -> tuple[float, ...]:
@@ -293,13 +302,9 @@ class LongMatchTable:
     def mwc(self, away: int, opp_away: int, *, starts: bool | None = None) -> float:
         """The MWC before a game of the side needing `away` points against `opp_away`: it starts
         the game (`starts` True), the other side does (False), or a roll-off decides (None)."""
-        if away <= 0:
-            return 1.0
-        if opp_away <= 0:
-            return 0.0
-        if max(away, opp_away) > self.length:
-            raise InvalidArgumentError(f"the long nardy MET covers matches up to {self.length} points, "
-                                       f"not a score {away}-away {opp_away}-away")
+        settled = _settled(away, opp_away, self.length, "the long nardy MET")
+        if settled is not None:
+            return settled
         if starts is None:
             return self.rolloff[away - 1][opp_away - 1]
         return self.starter[away - 1][opp_away - 1] if starts else 1.0 - self.starter[opp_away - 1][away - 1]
