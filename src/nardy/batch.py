@@ -112,17 +112,22 @@ class Generator:
     compiled core (NARDY_PURE_PYTHON=1) the reference answers, in the same layout.
     """
 
-    __slots__ = ("rules", "moves", "_core")
+    __slots__ = ("_rules", "moves", "_core")
 
     def __init__(self, rules: Rules | Variant | str) -> None:
-        self.rules = rules if type(rules) is Rules else Rules.of(rules)
+        self._rules = rules if type(rules) is Rules else Rules.of(rules)
         if engine._core is None:
             self._core = None
-            self.moves = functools.partial(_reference_moves, self.rules)
+            self.moves = functools.partial(_reference_moves, self._rules)
         else:
             self._core = engine._core.Generator()
-            self._core.bind(engine.core_rules(self.rules), _refuse)
+            self._core.bind(engine.core_rules(self._rules), _refuse)
             self.moves = self._core.play  # the core's own method: nothing in between
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the generator was made for (read-only: its core is bound to them)."""
+        return self._rules
 
     def __reduce__(self) -> tuple[type[Generator], tuple[Rules]]:
         """A copy or an unpickled generator is a new one with the same rules (buffers are never shared)."""
