@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _backend as engine, reference
-from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
+from .errors import GameOverError, check_flag, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .formats import ids
 from .formats.diagram import diagram
 from .formats.notation import resolve
@@ -237,6 +237,8 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
+        if last_roll is not False:
+            last_roll = check_flag(last_roll, "last_roll")
         if type(move) is Move and move._child is not None and dice is None and self._trusts(move, rules, last_roll):
             engine.backend_of(backend)  # (an unknown backend is still refused)
             return self._after(move._child)
@@ -303,6 +305,8 @@ class Position:
         """`legal_moves` and the result of each (mover's view, before the turn passes), from one
         call of the generator; the moves are the engine's, not checked again."""
         rules = self._rules(rules)
+        if last_roll is not False:
+            last_roll = check_flag(last_roll, "last_roll")
         dice, children, raws = engine.ordered(self._board, dice, rules, backend, last_roll)
         source = (self._board, engine.core_rules(rules), bool(last_roll))
         made = Move._made
