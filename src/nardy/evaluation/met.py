@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +39,7 @@ __all__ = ["MatchEquityTable", "KAZAROSS_XG2", "LongMatchTable", "LONG", "LONG_K
            "mwc_to_equity", "gammon_values", "mwc", "equity"]
 
 _MAX_BYTES = 1 << 20  # a MET file is a few kilobytes
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")  # a decimal in ASCII
 
 
 @dataclass(frozen=True)
@@ -94,10 +96,10 @@ def _floats(row: ET.Element, path: str) -> tuple[float, ...]:
     """The <me> numbers of a <row>, each a MWC in 0..1."""
     values = []
     for me in row.findall("me"):
-        try:
-            value = float((me.text or "").strip())
-        except ValueError:
-            raise InvalidNotationError(f"{path}: <me> {quoted(me.text)} is not a number") from None
+        text = (me.text or "").strip()
+        if not _NUMBER.fullmatch(text):  # float() takes "٠.٥" and "0.5_0" too
+            raise InvalidNotationError(f"{path}: <me> {quoted(me.text)} is not a number")
+        value = float(text)
         if not 0.0 <= value <= 1.0:
             raise InvalidNotationError(f"{path}: <me> {value} is not a match-winning chance in 0..1")
         values.append(value)
@@ -127,10 +129,10 @@ def load_met(path: str | os.PathLike[str]) -> MatchEquityTable:
     if pre_table is None:
         raise InvalidNotationError(f"{where}: no <pre-crawford-table>")
     _explicit(pre_table, where)
-    try:
-        length = int((root.findtext("info/length") or "").strip())
-    except ValueError:
-        raise InvalidNotationError(f"{where}: <info><length> is not a whole number") from None
+    length_text = (root.findtext("info/length") or "").strip()
+    if not re.fullmatch(r"[-+]?[0-9]{1,9}", length_text):  # ASCII digits: int() takes "٢" too
+        raise InvalidNotationError(f"{where}: <info><length> {quoted(length_text)} is not a whole number")
+    length = int(length_text)
     if not 1 <= length <= 64:
         raise InvalidNotationError(f"{where}: <info><length> {length} is not in 1..64")
     pre = tuple(_floats(row, where) for row in pre_table.findall("row"))
