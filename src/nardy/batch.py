@@ -8,6 +8,7 @@ the reference instead of the compiled core, for comparison; both raise the same 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -113,6 +114,9 @@ class Generator:
     """
 
     __slots__ = ("_rules", "moves", "_core")
+    _rules: Rules
+    moves: Callable[..., tuple[int, bytes, bytes]]
+    _core: engine._core.Generator | None
 
     def __init__(self, rules: Rules | Variant | str) -> None:
         self._rules = rules if type(rules) is Rules else Rules.of(rules)
@@ -140,10 +144,10 @@ class Generator:
 def _one_board(board: Any) -> bytes:
     """`board` as 26 int8 bytes, or `InvalidPositionError`."""
     if isinstance(board, (bytes, bytearray, memoryview)):
-        board = bytes(board)
-        if len(board) != 26:
-            raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}")
-        return board
+        data = bytes(board)
+        if len(data) != 26:
+            raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(data)}")
+        return data
     boards = as_boards(board)
     if len(boards) != 1:
         raise InvalidPositionError(f"one board of 26 entries, got {len(boards)} rows")

@@ -574,8 +574,8 @@ class Match:
         if self._counted == len(self.games):
             raise IllegalMoveError(f"game {len(self.games)} is already counted in the score")
         self._counted = len(self.games)
-        if game.result.winner is not None:  # type: ignore[union-attr]
-            self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]
+        if game.result.winner is not None:  # type: ignore[union-attr]  # a game that is over has its result
+            self.score[game.result.winner] += game.result.points  # type: ignore[union-attr]
 
     def __repr__(self) -> str:
         length = f"to {self.length} point{'s' if self.length != 1 else ''}" if self.length else "for money"

@@ -246,7 +246,7 @@ def check_state(state: object) -> MatchState:
         raise InvalidNotationError(f"MatchState field score = {quoted(score)}: it takes two scores 0..{MAX_LENGTH}")
     _check_scores(score, state.match_length, _game_on(state.game_state, dice, state.double_offered, state.resignation),
                   ("score0", "score1"), "MatchState")
-    whole = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
+    whole: dict[str, Any] = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
     return replace(state, **whole, dice=None if dice is None else (int(dice[0]), int(dice[1])),
                    score=(int(score[0]), int(score[1])))
 
@@ -361,10 +361,10 @@ def decode_xgid(text: str, rules: Rules | None = None) -> tuple[XgidBoard, Match
             raise InvalidNotationError(f"not an XGID: {quoted(whole)}: field {name} is {quoted(value)}")
     chars, cube, owner, turn, dice = fields[:5]
     bottom, top, cj, length = (int(v) for v in fields[5:9])
-    for name, value, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
-                              MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
-        if value > most:
-            raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {value} is above {most}")
+    for name, number, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
+                               MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
+        if number > most:
+            raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {number} is above {most}")
     _check_scores((bottom, top), length, True, ("bottom score", "top score"), f"XGID {quoted(whole)}")
     if length:  # in money play the field is Jacoby's
         _check_crawford(bool(cj & 1), (bottom, top), length, "crawford/jacoby", f"XGID {quoted(whole)}")
