@@ -69,7 +69,7 @@ class MatchEquityTable:
         if not (is_whole(away) and is_whole(opp_away)) or player not in (0, 1) or not is_whole(player):
             raise InvalidArgumentError(f"mwc() takes whole numbers of points away and a player 0 or 1, got "
                                        f"{quoted(away)}, {quoted(opp_away)} and player {quoted(player)}")
-        settled = _settled(away, opp_away, self.length, f"the MET {self.name!r}")
+        settled = _settled(self, away, opp_away)
         if settled is not None:
             return settled
         if post_crawford and (away == 1 or opp_away == 1):
@@ -79,15 +79,16 @@ class MatchEquityTable:
         return self.pre[away - 1][opp_away - 1]
 
 
-def _settled(away: int, opp_away: int, length: int, table: str) -> float | None:
+def _settled(table: MatchEquityTable | LongMatchTable, away: int, opp_away: int) -> float | None:
     """The MWC of a match already over (1 when `away` <= 0, 0 when `opp_away` <= 0), else None;
-    a score beyond the `table`'s `length` is an `InvalidArgumentError`."""
+    a score beyond the `table`'s length is an `InvalidArgumentError`."""
     if away <= 0:
         return 1.0
     if opp_away <= 0:
         return 0.0
-    if max(away, opp_away) > length:
-        raise InvalidArgumentError(f"{table} covers matches up to {length} points, "
+    if max(away, opp_away) > table.length:
+        what = f"the MET {table.name!r}" if isinstance(table, MatchEquityTable) else "the long nardy MET"
+        raise InvalidArgumentError(f"{what} covers matches up to {table.length} points, "
                                    f"not a score {away}-away {opp_away}-away")
     return None
 
@@ -304,7 +305,7 @@ class LongMatchTable:
     def mwc(self, away: int, opp_away: int, *, starts: bool | None = None) -> float:
         """The MWC before a game of the side needing `away` points against `opp_away`: it starts
         the game (`starts` True), the other side does (False), or a roll-off decides (None)."""
-        settled = _settled(away, opp_away, self.length, "the long nardy MET")
+        settled = _settled(self, away, opp_away)
         if settled is not None:
             return settled
         if starts is None:
