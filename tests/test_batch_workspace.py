@@ -214,6 +214,15 @@ def test_a_generator_shared_by_threads_gives_each_call_its_own_answer():
     assert again.rules == gen.rules and again.moves(boards_[0], 6, 5) == expected
 
 
+def test_a_generators_rules_cannot_be_reassigned_under_its_bound_core():
+    # the rules were a plain attribute: Rules("long") assigned, the generator went on with short nardy's
+    gen = batch.Generator("short")
+    with pytest.raises(AttributeError, match="rules"):
+        gen.rules = Rules("long")
+    assert gen.rules == Rules("short") and repr(gen) == "Generator(Rules('short'))"
+    assert gen.moves(engine.as_bytes(SHORT_START), 3, 1)[0] == 16
+
+
 @pytest.mark.parametrize("variant, board, dice", [("short", SHORT_START, (3, 1)), ("short", SHORT_START, (1, 1)),
                                                   ("long", LONG_START, (6, 5))])
 @pytest.mark.parametrize("rows", [1, batch.SMALL - 1, batch.SMALL, 3 * batch.SMALL])

@@ -538,6 +538,22 @@ def test_flags_are_true_or_false_never_read_by_truthiness():
     assert nardy.simulate("short", 2, seed=1, record=np.True_).games == 2
 
 
+def test_last_roll_is_true_or_false_never_read_by_truthiness():
+    from nardy.formats.notation import resolve
+
+    start = Position.start("long")
+    move = start.legal_moves((6, 5))[0]
+    calls = [lambda flag: start.legal_moves((6, 5), last_roll=flag), lambda flag: start.apply(move, last_roll=flag),
+             lambda flag: start.apply("24/13", last_roll=flag, dice=(6, 5)),
+             lambda flag: resolve(start, "24/13", (6, 5), last_roll=flag)]
+    for call in calls:
+        for flag in ("no", 1, None, np.array([True])):
+            with pytest.raises(InvalidArgumentError, match=r"last_roll is True or False, got"):
+                call(flag)
+        assert call(np.False_) == call(False)
+    assert start.legal_moves((6, 5), last_roll=np.True_) == start.legal_moves((6, 5), last_roll=True)
+
+
 def test_check_choice_and_check_flag_name_the_parameter_and_choices():
     from nardy.errors import check_choice, check_flag, is_choice
 

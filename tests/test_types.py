@@ -32,6 +32,16 @@ def test_the_stubs_match_the_compiled_modules() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+def test_mypy_is_strict_and_skips_no_module() -> None:
+    tomllib = pytest.importorskip("tomllib")  # (Python 3.11 on)
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if not pyproject.is_file():
+        pytest.skip("not run from a checkout")
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config["strict"] is True and config["files"] == ["src/nardy"]
+    assert [o for o in config.get("overrides", []) if o.get("ignore_errors")] == []
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is not installed (the test extra has it)")
 def test_mypy_finds_no_type_errors_in_the_package() -> None:

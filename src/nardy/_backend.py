@@ -13,7 +13,7 @@ import os
 import struct
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import reference
 from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_choice, check_whole
@@ -24,7 +24,10 @@ Board = tuple[int, ...]
 Pairs = tuple[tuple[int, int], ...]
 
 PURE_PYTHON = os.environ.get("NARDY_PURE_PYTHON", "0") not in ("", "0")
-_core: Any = None  # the compiled core's def layer (None when the reference is the default)
+if TYPE_CHECKING:  # typed as the compiled core: its callers have made sure it is there (backend_of)
+    from . import _core as _core
+else:
+    _core = None  # the compiled core's def layer (None when the reference is the default)
 if PURE_PYTHON:
     BACKEND = "python"
 else:
@@ -45,7 +48,7 @@ _TIMING = {"step": 0, "end": 1}
 _local = threading.local()
 _CODES: dict[Rules, tuple[int, int, int, int, int]] = {}
 _PACKING = struct.Struct("26b")
-_last_codes: tuple[Any, Any] = (None, None)  # the last rules asked for and their codes
+_last_codes: tuple[Rules | None, tuple[int, int, int, int, int]] = (None, (0, 0, 0, 0, 0))  # the last rules asked for and their codes
 
 
 def backend_of(backend: str | None) -> str:

@@ -8,6 +8,7 @@ the reference instead of the compiled core, for comparison; both raise the same 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -112,17 +113,25 @@ class Generator:
     compiled core (NARDY_PURE_PYTHON=1) the reference answers, in the same layout.
     """
 
-    __slots__ = ("rules", "moves", "_core")
+    __slots__ = ("_rules", "moves", "_core")
+    _rules: Rules
+    moves: Callable[..., tuple[int, bytes, bytes]]
+    _core: engine._core.Generator | None
 
     def __init__(self, rules: Rules | Variant | str) -> None:
-        self.rules = rules if type(rules) is Rules else Rules.of(rules)
+        self._rules = rules if type(rules) is Rules else Rules.of(rules)
         if engine._core is None:
             self._core = None
-            self.moves = functools.partial(_reference_moves, self.rules)
+            self.moves = functools.partial(_reference_moves, self._rules)
         else:
             self._core = engine._core.Generator()
-            self._core.bind(engine.core_rules(self.rules), _refuse)
+            self._core.bind(engine.core_rules(self._rules), _refuse)
             self.moves = self._core.play  # the core's own method: nothing in between
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the generator was made for (read-only: its core is bound to them)."""
+        return self._rules
 
     def __reduce__(self) -> tuple[type[Generator], tuple[Rules]]:
         """A copy or an unpickled generator is a new one with the same rules (buffers are never shared)."""
@@ -135,10 +144,10 @@ class Generator:
 def _one_board(board: Any) -> bytes:
     """`board` as 26 int8 bytes, or `InvalidPositionError`."""
     if isinstance(board, (bytes, bytearray, memoryview)):
-        board = bytes(board)
-        if len(board) != 26:
-            raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}")
-        return board
+        data = bytes(board)
+        if len(data) != 26:
+            raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(data)}")
+        return data
     boards = as_boards(board)
     if len(boards) != 1:
         raise InvalidPositionError(f"one board of 26 entries, got {len(boards)} rows")

@@ -15,9 +15,9 @@ from typing import Any, BinaryIO, TextIO, cast
 
 import numpy as np
 
-from . import __version__, batch, _backend as engine
+from . import __version__, batch, _backend as engine, reference
 from .formats.diagram import NUMBERS, diagram
-from .errors import InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
+from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidNotationError, NardyError
 from .files import check_writable, write_text, write_whole
 from .formats.ids import xgid
 from .position import Position, read_position
@@ -277,8 +277,8 @@ def _batch_lines(lines: Sequence[bytes | str], rules: Rules) -> list[str]:
             board, dice = parse_view(words[0]), parse_dice(words[1:])
             Position(board, rules.variant, rules=rules)  # the same checks, one line at a time
             engine.check_dice(dice)
-            if min(engine.reference.board.on_board(board)) == 0:
-                raise engine.GameOverError(f"the game is over: a side has borne off all 15 checkers in {tuple(board)!r}")
+            if min(reference.board.on_board(board)) == 0:
+                raise GameOverError(f"the game is over: a side has borne off all 15 checkers in {tuple(board)!r}")
         except NardyError as exc:
             answers.append(f"error: {exc}")
             continue
@@ -375,7 +375,7 @@ def _replay_one(args: argparse.Namespace, record: Any, out: TextIO) -> None:
         white, black = game.score
         crawford = ", the Crawford game" if game.crawford_game else ""
         print(f"\nGame {number}: {names[Color.WHITE]} {white}, {names[Color.BLACK]} {black}{crawford}; "
-              f"{names[game.starter]} starts", file=out)  # type: ignore[index]
+              f"{names[game.starter]} starts", file=out)
         turn = 0
         for color, kind, value in game.history():
             who = names[color].ljust(width)
@@ -950,7 +950,9 @@ class _CommandParser(argparse.ArgumentParser):
 
     _inside = False
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def, override]
+    def parse_known_args(  # type: ignore[override]  # one signature for typeshed's three overloads
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
         if self._inside:  # parse_known_intermixed_args calls back here
             return super().parse_known_args(args, namespace)
         self._inside = True
@@ -1117,7 +1119,7 @@ def build_parser() -> argparse.ArgumentParser:
     for p in with_rules:
         rule_options(p)
     for p in (parser, *commands.choices.values()):
-        p._negative_number_matcher = _NEGATIVE  # type: ignore[attr-defined]
+        p._negative_number_matcher = _NEGATIVE
     return parser
 
 

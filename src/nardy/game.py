@@ -211,7 +211,7 @@ class Game:
         if self._last_roll:
             drawn = position.borne_off(mover) == CHECKERS
             winner = None if drawn else mover.other
-            kind, points = ("draw", 0) if drawn else self._score(winner)  # type: ignore[arg-type]
+            kind, points = ("draw", 0) if winner is None else self._score(winner)
             self.result = Result(winner, kind, points)
         elif position.borne_off(mover) == CHECKERS:
             if self.rules.variant is Variant.LONG and self.rules.last_roll_draw and mover is self.starter:
@@ -263,20 +263,19 @@ class Game:
 
     def take(self, by: Color | None = None) -> None:
         """The side doubled accepts: the cube value doubles and it owns the cube."""
-        self._answer(by)
+        doubler = self._answer(by)
         self.cube_value *= 2
-        self.cube_owner = self.doubled_by.other  # type: ignore[union-attr]
+        self.cube_owner = doubler.other
         self.doubled_by = None
         self.record.append(("take",))
 
     def drop(self, by: Color | None = None) -> None:
         """The side doubled passes: it loses the current cube value."""
-        self._answer(by)
-        winner = self.doubled_by
+        winner = self._answer(by)
         self.doubled_by = None
         self.result = Result(winner, "dropped", self.cube_value)
         self.record.append(("drop",))
-        self.record.append(("result", int(winner), "dropped", self.cube_value))  # type: ignore[arg-type]
+        self.record.append(("result", int(winner), "dropped", self.cube_value))
 
     def resign(self, value: int = 1, by: Color | None = None) -> None:
         """`by` (default: the side to act) gives up the game: `value` 1, 2 or 3 (a single game,
@@ -308,10 +307,12 @@ class Game:
         self.record.append(("forfeit", int(loser), points))
         self.record.append(("result", int(loser.other), "forfeit", points))
 
-    def _answer(self, by: Color | None) -> None:
+    def _answer(self, by: Color | None) -> Color:
+        """The doubler, whose double `by` (default: the side to act) answers now."""
         self._playing(by)
         if self.doubled_by is None:
             raise IllegalMoveError("no double has been offered")
+        return self.doubled_by
 
     # state -------------------------------------------------------------------------------------
     score: tuple[int, int] = (0, 0)  # (White's, Black's) before this game; set by Match
@@ -574,8 +575,9 @@ class Match:
         if self._counted == len(self.games):
             raise IllegalMoveError(f"game {len(self.games)} is already counted in the score")
         self._counted = len(self.games)
-        if game.result.winner is not None:  # type: ignore[union-attr]
-            self.score[game.result.winner] += game.result.points  # type: ignore[union-attr,index]
+        result = game.result  # (set: the game is over)
+        if result is not None and result.winner is not None:
+            self.score[result.winner] += result.points
 
     def __repr__(self) -> str:
         length = f"to {self.length} point{'s' if self.length != 1 else ''}" if self.length else "for money"

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _backend as engine, reference
-from .errors import GameOverError, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
+from .errors import GameOverError, check_flag, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .formats import ids
 from .formats.diagram import diagram
 from .formats.notation import resolve
-from .move import Move, Step
+from .move import Move, _steps_of
 from .rules import CHECKERS, Color, Rules, Variant, own_point, rules_for
 from .status import Status, describe
 
@@ -237,6 +237,8 @@ class Position:
         cannot be read or fits several rolls, or the errors of `legal_moves`.
         """
         rules = self._rules(rules)
+        if last_roll is not False:
+            last_roll = check_flag(last_roll, "last_roll")
         if type(move) is Move and move._child is not None and dice is None and self._trusts(move, rules, last_roll):
             engine.backend_of(backend)  # (an unknown backend is still refused)
             return self._after(move._child)
@@ -303,6 +305,8 @@ class Position:
         """`legal_moves` and the result of each (mover's view, before the turn passes), from one
         call of the generator; the moves are the engine's, not checked again."""
         rules = self._rules(rules)
+        if last_roll is not False:
+            last_roll = check_flag(last_roll, "last_roll")
         dice, children, raws = engine.ordered(self._board, dice, rules, backend, last_roll)
         source = (self._board, engine.core_rules(rules), bool(last_roll))
         made = Move._made
@@ -327,15 +331,7 @@ class Position:
 
     def move(self, dice: Sequence[int], pairs: Sequence[tuple[int, int]]) -> Move:
         """The move of these (from, to) steps from here, with its hits marked (not checked for legality)."""
-        board = list(self.view())
-        steps = []
-        for src, dst in pairs:
-            hit = dst > 0 and board[dst] == -1
-            board[src] -= 1
-            if dst > 0:
-                board[dst] = 1 if hit else board[dst] + 1
-            steps.append(Step(src, dst, hit))
-        return Move((dice[0], dice[1]), steps)
+        return Move((dice[0], dice[1]), _steps_of(self.view(), pairs))
 
     # value semantics ---------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

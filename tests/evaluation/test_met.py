@@ -79,6 +79,10 @@ def test_loads_a_small_table(tmp_path) -> None:
     (GOOD.replace("<me>0.7</me>", "<me>1.7</me>"), "0..1"),
     (GOOD.replace("<length>2</length>", "<length>3</length>"), "3 rows of 3"),
     (GOOD.replace("<length>2</length>", "<length>two</length>"), "whole number"),
+    (GOOD.replace("<length>2</length>", "<length>\u0662</length>"), "whole number"),  # Arabic-Indic 2
+    (GOOD.replace("<me>0.7</me>", "<me>\u0660.\u0667</me>"), "not a number"),  # Arabic-Indic 0.7
+    (GOOD.replace("<me>0.7</me>", "<me>0.7_0</me>"), "not a number"),
+    (GOOD.replace("<me>0.7</me>", "<me>nan</me>"), "not a number"),
     (GOOD.replace('player="both"', 'player="2"'), "both, 0 or 1"),
     (GOOD.replace('player="both"', 'player="0"'), "misses player 1"),
     (GOOD.replace('type="explicit"', 'type="zadeh"', 1), "only explicit"),

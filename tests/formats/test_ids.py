@@ -34,6 +34,7 @@ def test_match_ids_round_trip(cube, owner, on_roll, crawford, state, turn, doubl
     # (a game is played in state 1, and in state 0 with dice rolled or a double or resignation offered)
     playing = state == 1 or (state == 0 and (dice is not None or double or resign > 0))
     assume(not length or max(score) < length or (not playing and max(score) <= length))
+    assume(not crawford or (length and length - 1 in score))  # a Crawford flag only where a side needs one point
     s = MatchState(1 << cube, owner, on_roll, crawford, state, turn, double, resign, dice, length, score, jacoby)
     text = match_id(s)
     assert len(text) == 12 and parse_match_id(text) == s
@@ -57,6 +58,23 @@ def test_a_money_score_is_one_rule_for_the_xgid_and_the_match_id():
     assert parse_match_id(match_id(state)).score == (0, 32767) and xgid(position, state) == start.format(32767)
     with pytest.raises(InvalidNotationError, match="score"):
         match_id(MatchState(score=(0, 32768)))
+
+
+def test_a_crawford_flag_where_nobody_needs_one_point_is_refused():
+    # gnubg reads a Crawford flag only where a side is 1-away: it refuses one in money play and
+    # drops one at 0-0 of 5; nardy refuses both, naming the field
+    crawford = {"match_length": 5, "dice": (3, 1), "crawford": True}
+    at_0_0 = "8ImlAAAAAAAE"  # as match_id() writes MatchState(**crawford) at 0-0
+    with pytest.raises(InvalidNotationError, match="field crawford says Crawford game at 0-0 of 5"):
+        parse_match_id(at_0_0)
+    with pytest.raises(InvalidNotationError, match="field crawford says Crawford game in a money game"):
+        parse_match_id("8IkFAAAAAAAE")
+    assert parse_match_id("8ImlAEAAAAAE") == MatchState(**crawford, score=(4, 0))
+    start = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{}:{}:1:{}:10"
+    with pytest.raises(InvalidNotationError, match="field crawford/jacoby says Crawford game at 3-2 of 5"):
+        parse_xgid(start.format(3, 2, 5))
+    assert parse_xgid(start.format(3, 4, 5))[1].crawford  # the top player needs one point
+    assert parse_xgid(start.format(0, 0, 0))[1].jacoby  # in money play the field is Jacoby's
 
 
 @pytest.mark.parametrize("text", ["QYkqASAAIAA", "QYkqASAAIAA!", "/////////////", "AAAAAAAAAAA/"])
@@ -84,7 +102,7 @@ def test_xgids_round_trip(data):
     rules = Rules("short")
     p = Position(data.draw(boards(rules)), "short", data.draw(st.sampled_from(list(Color))))
     state = MatchState(cube_value=4, cube_owner=1, on_roll=int(p.turn is Color.WHITE), turn=int(p.turn is Color.WHITE),
-                       dice=(6, 3), match_length=7, score=(3, 5), crawford=True)
+                       dice=(6, 3), match_length=7, score=(3, 6), crawford=True)
     again, parsed = parse_xgid(xgid(p, state))
     assert again == p and parsed == state
 

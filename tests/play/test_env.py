@@ -273,53 +273,6 @@ def test_encode_refuses_bad_input():
         encode([Position.start("short").view()], "short", dice=[[0, 3]])
 
 
-# --- the Gymnasium adapter (skipped only where gymnasium is not installed) ----------------------
-
-@pytest.mark.parametrize("observation", ["board", "features"])
-def test_gymnasium_adapter_follows_the_vector_conventions(observation):
-    gymnasium = pytest.importorskip("gymnasium")
-    from nardy.play.gym import GymnasiumVectorEnv
-
-    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation,
-                             autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
-    assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 6
-    assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
-    obs, info = env.reset(seed=4)
-    assert env.observation_space.contains(obs) and info == {}
-    assert env.single_observation_space.shape == ((28,) if observation == "board" else (210,))
-    ended = 0
-    for _ in range(400):
-        assert (env.action_space.nvec == np.diff(env.offsets)).all()
-        actions = env.action_space.sample()
-        assert env.action_space.contains(actions)
-        assert not env.action_space.contains(env.action_space.nvec)  # one past the last afterstate
-        obs, rewards, terminated, truncated, info = env.step(actions)
-        assert env.observation_space.contains(obs)
-        assert rewards.shape == (6,) and rewards.dtype == np.float64 and terminated.dtype == np.bool_
-        if terminated.any():
-            ended += int(terminated.sum())
-            assert (info["_final_obs"] == terminated).all() and info["final_obs"].shape == obs.shape
-            assert (rewards[terminated] != 0).all()
-    assert ended > 0
-    assert env.afterstate_features().shape == (len(env.afterstates), 198)
-
-
-def test_gymnasium_adapter_is_reproducible_from_its_seed():
-    pytest.importorskip("gymnasium")
-    from nardy.play.gym import GymnasiumVectorEnv
-
-    def run(seed):
-        env = GymnasiumVectorEnv("long", 4, seed=0)
-        obs, _ = env.reset(seed=seed)
-        out = [obs]
-        for _ in range(100):
-            obs, rewards, *_ = env.step(env.action_space.sample())
-            out.append(obs)
-        return np.stack(out)
-
-    assert (run(7) == run(7)).all() and not (run(7) == run(8)).all()
-
-
 def test_features_can_be_written_into_a_reused_array():
     env = VectorEnv("short", 8, seed=3)
     env.reset()

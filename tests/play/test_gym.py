@@ -204,6 +204,32 @@ def test_vector_autoreset_modes_and_spaces(observation, mode):
     assert ended > 0
 
 
+@pytest.mark.parametrize("observation", ["board", "features"])
+def test_vector_adapter_follows_the_vector_conventions(observation):
+    env = GymnasiumVectorEnv("short", 6, seed=1, observation=observation,
+                             autoreset_mode=AutoresetMode.SAME_STEP)
+    assert isinstance(env, gymnasium.vector.VectorEnv) and env.num_envs == 6
+    assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=4)
+    assert env.observation_space.contains(obs) and info == {}
+    assert env.single_observation_space.shape == ((28,) if observation == "board" else (210,))
+    ended = 0
+    for _ in range(400):
+        assert (env.action_space.nvec == np.diff(env.offsets)).all()
+        actions = env.action_space.sample()
+        assert env.action_space.contains(actions)
+        assert not env.action_space.contains(env.action_space.nvec)  # one past the last afterstate
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert rewards.shape == (6,) and rewards.dtype == np.float64 and terminated.dtype == np.bool_
+        if terminated.any():
+            ended += int(terminated.sum())
+            assert (info["_final_obs"] == terminated).all() and info["final_obs"].shape == obs.shape
+            assert (rewards[terminated] != 0).all()
+    assert ended > 0
+    assert env.afterstate_features().shape == (len(env.afterstates), 198)
+
+
 def test_vector_list_seeds_and_reproducibility():
     def run(seed):
         env = GymnasiumVectorEnv("long", 3, seed=0)

@@ -105,7 +105,8 @@ class BearoffTable:
     def variance(self) -> Floats:
         """(STATES,): the variance of the turns to bear off."""
         k = np.arange(self.turns.shape[1])
-        return (self.turns * k * k).sum(axis=1) - self.mean ** 2
+        variance: Floats = (self.turns * k * k).sum(axis=1) - self.mean ** 2
+        return variance
 
 
 def _survival(p: Floats) -> Floats:
@@ -171,7 +172,7 @@ def load(path: str | Path | None = None, *, rebuild: bool = False) -> BearoffTab
         if not rebuild:
             try:
                 table = read(path)
-                _LOADED[path] = (stamp, table)  # type: ignore[assignment]
+                _LOADED[path] = (stamp, table)
                 return table
             except FileNotFoundError:
                 reason = "no cache file"
@@ -292,7 +293,7 @@ def indices(views: Any, *, side: str = "mover", variant: Variant | str = Variant
     boards = batch.as_boards(views)
     check_choice(side, "side", ("mover", "opponent"))
     variant = Variant.parse(variant)
-    found = _core().indices(boards, 0 if side == "mover" else 1, 0 if variant is Variant.LONG else 1)
+    found: npt.NDArray[np.int32] = _core().indices(boards, 0 if side == "mover" else 1, 0 if variant is Variant.LONG else 1)
     bad = np.nonzero(found < 0)[0]
     if bad.size:
         row = int(bad[0])
@@ -312,6 +313,7 @@ def expected_turns(views: Any) -> Floats:
     """(n,) float64: the exact expected turns each row's mover needs to bear off (its checkers
     must all be on points 1..6; the opponent's are ignored). Raises `InvalidPositionError`."""
     boards = batch.as_boards(views)
+    out: Floats  # (None only with a nonzero code)
     code, bad, out = _core().expected_turns(boards, load().mean)
     if code:
         _raise_outside(bad, code, "mover", boards[bad])
@@ -348,7 +350,8 @@ def _combine_rows(p_mine: Floats, p_theirs: Floats, s_theirs: Floats, first_s_th
     has borne off some cannot lose one (`full_*` says who has not)."""
     def dot(a: Floats, b: Floats) -> Floats:  # row by row, over the columns both have
         k = min(a.shape[1], b.shape[1])
-        return np.einsum("ij,ij->i", a[:, :k], b[:, :k])
+        product: Floats = np.einsum("ij,ij->i", a[:, :k], b[:, :k])
+        return product
 
     win = np.clip(dot(p_mine, s_theirs), 0.0, 1.0)  # a sure win summed to 1 + 2e-16
     win_gammon = np.clip(dot(p_mine, first_s_theirs) * full_theirs, 0.0, win)
@@ -502,10 +505,10 @@ def _normal(mean: float, variance: float, support: int = 128) -> Floats:
 
     sd = sqrt(max(variance, 0.05))
     cdf = np.array([0.5 * (1 + erf((k + 0.5 - mean) / (sd * sqrt(2)))) for k in range(support)])
-    p = np.diff(np.concatenate([[0.0], cdf]))
+    p: Floats = np.diff(np.concatenate([[0.0], cdf]))
     p[1] += p[0]
     p[0] = 0.0
-    return p / p.sum()
+    return p / float(p.sum())
 
 
 def _combine(p_mine: Floats, f_mine: Floats, p_theirs: Floats, f_theirs: Floats, full_mine: bool,

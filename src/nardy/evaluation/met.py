@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +39,7 @@ __all__ = ["MatchEquityTable", "KAZAROSS_XG2", "LongMatchTable", "LONG", "LONG_K
            "mwc_to_equity", "gammon_values", "mwc", "equity"]
 
 _MAX_BYTES = 1 << 20  # a MET file is a few kilobytes
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")  # a decimal in ASCII
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,9 @@ class MatchEquityTable:
         if not (is_whole(away) and is_whole(opp_away)) or player not in (0, 1) or not is_whole(player):
             raise InvalidArgumentError(f"mwc() takes whole numbers of points away and a player 0 or 1, got "
                                        f"{quoted(away)}, {quoted(opp_away)} and player {quoted(player)}")
-        if away <= 0:
-            return 1.0
-        if opp_away <= 0:
-            return 0.0
-        if max(away, opp_away) > self.length:
-            raise InvalidArgumentError(f"the MET {self.name!r} covers matches up to {self.length} points, "
-                                       f"not a score {away}-away {opp_away}-away")
+        settled = _settled(self, away, opp_away)
+        if settled is not None:
+            return settled
         if post_crawford and (away == 1 or opp_away == 1):
             if away == 1:  # the leader: 1 - the trailer's
                 return 1.0 - self.post[1 - player][opp_away - 1]
@@ -81,14 +79,28 @@ class MatchEquityTable:
         return self.pre[away - 1][opp_away - 1]
 
 
+def _settled(table: MatchEquityTable | LongMatchTable, away: int, opp_away: int) -> float | None:
+    """The MWC of a match already over (1 when `away` <= 0, 0 when `opp_away` <= 0), else None;
+    a score beyond the `table`'s length is an `InvalidArgumentError`."""
+    if away <= 0:
+        return 1.0
+    if opp_away <= 0:
+        return 0.0
+    if max(away, opp_away) > table.length:
+        what = f"the MET {table.name!r}" if isinstance(table, MatchEquityTable) else "the long nardy MET"
+        raise InvalidArgumentError(f"{what} covers matches up to {table.length} points, "
+                                   f"not a score {away}-away {opp_away}-away")
+    return None
+
+
 def _floats(row: ET.Element, path: str) -> tuple[float, ...]:
     """The <me> numbers of a <row>, each a MWC in 0..1."""
     values = []
     for me in row.findall("me"):
-        try:
-            value = float((me.text or "").strip())
-        except ValueError:
-            raise InvalidNotationError(f"{path}: <me> {quoted(me.text)} is not a number") from None
+        text = (me.text or "").strip()
+        if not _NUMBER.fullmatch(text):  # float() takes "٠.٥" and "0.5_0" too
+            raise InvalidNotationError(f"{path}: <me> {quoted(me.text)} is not a number")
+        value = float(text)
         if not 0.0 <= value <= 1.0:
             raise InvalidNotationError(f"{path}: <me> {value} is not a match-winning chance in 0..1")
         values.append(value)
@@ -118,10 +130,10 @@ def load_met(path: str | os.PathLike[str]) -> MatchEquityTable:
     if pre_table is None:
         raise InvalidNotationError(f"{where}: no <pre-crawford-table>")
     _explicit(pre_table, where)
-    try:
-        length = int((root.findtext("info/length") or "").strip())
-    except ValueError:
-        raise InvalidNotationError(f"{where}: <info><length> is not a whole number") from None
+    length_text = (root.findtext("info/length") or "").strip()
+    if not re.fullmatch(r"[-+]?[0-9]{1,9}", length_text):  # ASCII digits: int() takes "٢" too
+        raise InvalidNotationError(f"{where}: <info><length> {quoted(length_text)} is not a whole number")
+    length = int(length_text)
     if not 1 <= length <= 64:
         raise InvalidNotationError(f"{where}: <info><length> {length} is not in 1..64")
     pre = tuple(_floats(row, where) for row in pre_table.findall("row"))
@@ -293,13 +305,9 @@ class LongMatchTable:
     def mwc(self, away: int, opp_away: int, *, starts: bool | None = None) -> float:
         """The MWC before a game of the side needing `away` points against `opp_away`: it starts
         the game (`starts` True), the other side does (False), or a roll-off decides (None)."""
-        if away <= 0:
-            return 1.0
-        if opp_away <= 0:
-            return 0.0
-        if max(away, opp_away) > self.length:
-            raise InvalidArgumentError(f"the long nardy MET covers matches up to {self.length} points, "
-                                       f"not a score {away}-away {opp_away}-away")
+        settled = _settled(self, away, opp_away)
+        if settled is not None:
+            return settled
         if starts is None:
             return self.rolloff[away - 1][opp_away - 1]
         return self.starter[away - 1][opp_away - 1] if starts else 1.0 - self.starter[opp_away - 1][away - 1]

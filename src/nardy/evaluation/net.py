@@ -85,6 +85,9 @@ class Net:
     meta: dict[str, Any] = field(default_factory=dict)
     inputs: str = "td198"
     phase: str = "any"
+    # what the core's forward pass reads besides w1, w2 and b2, made by __post_init__
+    _points: npt.NDArray[np.float32] = field(init=False, repr=False)
+    _bias: npt.NDArray[np.float32] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         from .. import _net
@@ -117,9 +120,9 @@ class Net:
         self._check_sums()
         # what the core adds per point: the rows of a point's four units summed for each count
         counts = np.arange(1, 16)
-        units = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
+        per_count = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
         sides = [self.w1[98 * s:98 * s + 96].astype(np.float64).reshape(24, 4, hidden) for s in (0, 1)]
-        per_point = np.einsum("nu,quh->qnh", units, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
+        per_point = np.einsum("nu,quh->qnh", per_count, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
         object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
         object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
 
@@ -156,8 +159,9 @@ class Net:
         if inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(inputs)}")
         rng = np.random.default_rng(seed)
-        return cls(Variant.parse(variant), rng.normal(0, 0.1, (INPUTS[inputs], hidden)), np.zeros(hidden),
-                   rng.normal(0, 0.1, (len(OUTPUTS), hidden)), np.zeros(len(OUTPUTS)), inputs=inputs, phase=phase)
+        w1, w2 = (rng.normal(0, 0.1, shape).astype(np.float32) for shape in ((INPUTS[inputs], hidden), (len(OUTPUTS), hidden)))
+        return cls(Variant.parse(variant), w1, np.zeros(hidden, np.float32), w2, np.zeros(len(OUTPUTS), np.float32),
+                   inputs=inputs, phase=phase)
 
     def with_meta(self, meta: dict[str, Any]) -> Net:
         """The same weights, inputs and phase with another meta."""
@@ -241,7 +245,8 @@ class Net:
         x = self.inputs_of(rows).astype(np.float64)
         h = x @ self.w1 + self.b1
         h = h / (1 + np.abs(h))
-        return 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+        outputs: Floats = 1 / (1 + np.exp(-(h @ self.w2.T + self.b2)))
+        return outputs
 
 
 @dataclass(frozen=True, eq=False)
@@ -541,7 +546,7 @@ class NetPolicy:
 # helpers --------------------------------------------------------------------------------------
 def swap_sides(probs: Floats) -> Floats:
     """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
-    out = probs[..., [0, 3, 4, 1, 2]].copy()
+    out: Floats = probs[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = 1 - probs[..., 0]
     return out
 
@@ -615,7 +620,8 @@ def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net | NetSe
 def finished_rows(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Rows where one side has borne off all its checkers (no pips left: the core's pip count)."""
     pips = batch.pips(boards, Variant.SHORT)  # zero exactly when no checker is left, in either variant
-    return (pips[:, 0] == 0) | (pips[:, 1] == 0)
+    finished: npt.NDArray[np.bool_] = (pips[:, 0] == 0) | (pips[:, 1] == 0)
+    return finished
 
 
 def _finished(boards: npt.NDArray[np.int8], rules: Rules) -> Floats:

@@ -145,7 +145,7 @@ def _job(job: tuple[Any, ...]) -> Floats:
 
 def _luck_direction(v: Floats) -> Floats:
     """A difference of the mover's probabilities seen by the other side (the linear part of swap_sides)."""
-    out = v[..., [0, 3, 4, 1, 2]].copy()
+    out: Floats = v[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = -v[..., 0]
     return out
 

@@ -181,12 +181,12 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
         for i in range(parallel):
             boards[i].append(after[i])
             values[i].append(theirs[chosen[i]])
-        for i in np.flatnonzero(terminated):
-            xs.extend(boards[i][:-1])
-            ys.append(lambda_returns(np.array(values[i]), lam))
+        for ended in np.flatnonzero(terminated):
+            xs.extend(boards[ended][:-1])
+            ys.append(lambda_returns(np.array(values[ended]), lam))
             done += 1
-            boards[i] = [np.asarray(env.boards[i]).copy()]
-            values[i] = [evaluate_boards(np.asarray(env.boards[i : i + 1]), rules, judge(net), after=False)[0]]
+            boards[ended] = [np.asarray(env.boards[ended]).copy()]
+            values[ended] = [evaluate_boards(np.asarray(env.boards[ended : ended + 1]), rules, judge(net), after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
                 checkpoint(_net_of(net, params), done)
         if len(xs) >= batch_size:
@@ -220,8 +220,8 @@ def _positive(value: float) -> bool:
 
 def _net_of(net: Net, params: Sequence[Floats]) -> Net:
     """A net of `net`'s kind (variant, inputs, phase, meta) with the weights `params`."""
-    return Net(net.variant, *(p.astype(np.float32) for p in params), meta=dict(net.meta), inputs=net.inputs,
-               phase=net.phase)
+    w1, b1, w2, b2 = (p.astype(np.float32) for p in params)
+    return Net(net.variant, w1, b1, w2, b2, meta=dict(net.meta), inputs=net.inputs, phase=net.phase)
 
 
 def _checkpoint_path(out: Path, done: int) -> Path:

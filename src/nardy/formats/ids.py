@@ -211,6 +211,14 @@ def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tu
             raise InvalidNotationError(f"{where}: field {name} = {points} is beyond the match length {length}")
 
 
+def _check_crawford(crawford: bool, score: tuple[int, int], length: int, field: str, where: str) -> None:
+    """A Crawford flag only where it means something, as for gnubg: in a match, a side needing one point."""
+    if crawford and not (length and length - 1 in score):
+        at = f"at {score[0]}-{score[1]} of {length}" if length else "in a money game"
+        raise InvalidNotationError(f"{where}: field {field} says Crawford game {at}; a Crawford game is one "
+                                   f"where a side needs one point")
+
+
 def check_state(state: object) -> MatchState:
     """`state`, its whole numbers (numpy's too) as ints, if it is a `MatchState` that the Match ID
     (and so the XGID) can carry; else `InvalidArgumentError` (not a MatchState) or
@@ -238,7 +246,7 @@ def check_state(state: object) -> MatchState:
         raise InvalidNotationError(f"MatchState field score = {quoted(score)}: it takes two scores 0..{MAX_LENGTH}")
     _check_scores(score, state.match_length, _game_on(state.game_state, dice, state.double_offered, state.resignation),
                   ("score0", "score1"), "MatchState")
-    whole = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
+    whole: dict[str, Any] = {name: int(getattr(state, name)) for name in (*ranges, "cube_value") if getattr(state, name) is not None}
     return replace(state, **whole, dice=None if dice is None else (int(dice[0]), int(dice[1])),
                    score=(int(score[0]), int(score[1])))
 
@@ -283,6 +291,7 @@ def parse_match_id(text: str) -> MatchState:
             raise InvalidNotationError(f"match ID {text!r}: field {name} = {f[name]} is impossible")
     playing = _game_on(f["state"], f["die1"] or None, bool(f["double"]), f["resign"])
     _check_scores((f["score0"], f["score1"]), f["length"], playing, ("score0", "score1"), f"match ID {text!r}")
+    _check_crawford(bool(f["crawford"]), (f["score0"], f["score1"]), f["length"], "crawford", f"match ID {text!r}")
     return MatchState(
         cube_value=1 << f["cube"], cube_owner=None if f["owner"] == 3 else f["owner"], on_roll=f["on_roll"],
         crawford=bool(f["crawford"]), game_state=f["state"], turn=f["turn"], double_offered=bool(f["double"]),
@@ -352,11 +361,13 @@ def decode_xgid(text: str, rules: Rules | None = None) -> tuple[XgidBoard, Match
             raise InvalidNotationError(f"not an XGID: {quoted(whole)}: field {name} is {quoted(value)}")
     chars, cube, owner, turn, dice = fields[:5]
     bottom, top, cj, length = (int(v) for v in fields[5:9])
-    for name, value, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
-                              MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
-        if value > most:
-            raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {value} is above {most}")
+    for name, number, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
+                               MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
+        if number > most:
+            raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {number} is above {most}")
     _check_scores((bottom, top), length, True, ("bottom score", "top score"), f"XGID {quoted(whole)}")
+    if length:  # in money play the field is Jacoby's
+        _check_crawford(bool(cj & 1), (bottom, top), length, "crawford/jacoby", f"XGID {quoted(whole)}")
     white: dict[int, int] = {}
     black: dict[int, int] = {}
     for point in range(1, 25):

@@ -155,7 +155,7 @@ def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dic
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
     for number, game in enumerate(games, 1):
         unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
-        if unplayed and game.result is not None and game.result.winner is game.starter:
+        if unplayed and game.result is not None and game.starter is not None and game.result.winner is game.starter:
             raise InvalidArgumentError(f"game {number}: {game.starter.name.lower()} starts it and wins it before the first "
                                        f"move: a match file says only who gave up, and reads that side as the starter")
     return games, length, match.rules, players, tags
@@ -511,9 +511,9 @@ class _Reader:
             actions = _row_actions(raw, row.end() if row else 0, noise)
             for text in noise:
                 self.warnings.append(ReadWarning(self.number, self.line, f"skipped server noise inside a row: {text[:60]!r}"))
-        number = _number(row[1], "a row number") if row else None
+        row_number = _number(row[1], "a row number") if row else None
         for action in actions:
-            self._act(action, Color.BLACK if action.start >= RIGHT_COLUMN else Color.WHITE, number)
+            self._act(action, Color.BLACK if action.start >= RIGHT_COLUMN else Color.WHITE, row_number)
 
     def _one_line(self, text: str, problem: Callable[[str], str | None]) -> str:
         """A name or a tag's value, checked by the writers' rule (`problem`): an error when strict;

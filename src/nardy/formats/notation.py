@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .. import _backend as engine
-from ..errors import IllegalMoveError, InvalidNotationError, quoted
+from ..errors import check_flag, IllegalMoveError, InvalidNotationError, quoted
 from ..move import BAR, OFF, Move
 from ..rules import Rules, rules_for
 from .ids import as_text
@@ -89,6 +89,8 @@ def resolve(position: Position, text: str, dice: Sequence[int], rules: Rules | N
     mentioned = {q for p, _ in chains for q in p[1:]}
     starred = set().union(*(h for _, h in chains)) if chains else set()
     rules = rules_for(position.variant, rules)
+    if last_roll is not False:
+        last_roll = check_flag(last_roll, "last_roll")
     board = position.view()
     results = engine.results(position.to_bytes(), dice, rules, backend, last_roll)
     grouped: dict[bytes, list[engine.Pairs]] | None = None

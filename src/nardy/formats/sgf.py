@@ -42,7 +42,7 @@ _RULES = ("Crawford", "Crawford:CrawfordGame", "Jacoby")  # the RU values gnubg 
 _TAGS = {"DT": "EventDate", "EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator", "GC": "Comment"}
 
 Node = list[tuple[str, list[str]]]
-_SPACE = re.compile(r"\s*")  # what str.isspace() calls space
+_SPACE = re.compile(r"\s*")  # what str.isspace() calls space; it always matches (the ignores of union-attr below)
 _NAME = re.compile(r"[A-Za-z]+")
 _SIMPLE = re.compile(r"([A-Z]+)\s*\[([^\]\\]*)\]\s*")  # a property with one value and no escapes
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]\s*", re.DOTALL)  # [...], '\' escaping any character; then space

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +54,9 @@ from ..errors import GameOverError, InvalidArgumentError, InvalidPositionError, 
 from ..position import Position
 from ..rules import Color, Rules, Variant
 from ..status import Status, describe
+
+if TYPE_CHECKING:
+    from .. import _env
 
 OBSERVATIONS = ("board", "features")
 BOARD_FEATURES = 198
@@ -292,7 +295,7 @@ class VectorEnv:
             })
         return self._observations(), g.rewards.copy(), terminated, truncated, info
 
-    def _ready(self, what: str) -> Any:
+    def _ready(self, what: str) -> _env.Games:
         """The core's games, once `reset` has started them (callers hold the lock)."""
         if not self._started:
             raise InvalidArgumentError(f"call reset() first: {what} needs the games it starts")
@@ -412,7 +415,7 @@ def _encoded(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.f
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    view = array.view()
+    view: npt.NDArray[Any] = array.view()
     view.flags.writeable = False
     return view
 

@@ -75,7 +75,7 @@ def _one_thread(method: Method) -> Method:
     return guarded  # type: ignore[return-value]
 
 
-class NardyEnv(gymnasium.Env):  # type: ignore[misc]
+class NardyEnv(gymnasium.Env):
     """One game of long or short nardy, one checker step per `step`, seen by the side to act.
 
     Observation: int8 (30,), the mover's-view board (26: points 1..24, 25 the mover's bar, 0 the
@@ -160,7 +160,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
     @_one_thread
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """(150,) bool: the legal actions now (as sb3-contrib's MaskablePPO asks for them)."""
-        return self._mask.copy()
+        return np.copy(self._mask)
 
     @_one_thread
     def afterstates(self) -> npt.NDArray[np.int8]:
@@ -168,7 +168,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         the turn passes), one per legal play that begins with the steps played so far."""
         rows = {bytes(self._results[seq]) for seq in self._sequences if seq[:len(self._prefix)] == tuple(self._prefix)}
         ordered = [row for row in self._afterstates if row in rows]
-        return np.frombuffer(b"".join(ordered), np.int8).reshape(-1, 26).copy()
+        return np.copy(np.frombuffer(b"".join(ordered), np.int8).reshape(-1, 26))
 
     @_one_thread
     def render(self) -> str | None:
@@ -269,7 +269,7 @@ class NardyEnv(gymnasium.Env):  # type: ignore[misc]
         return {"action_mask": mask, "turn": self._turn, "dice": self._roll, **end}
 
 
-class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class GymnasiumVectorEnv(gymnasium.vector.VectorEnv):
     """N games of long or short nardy as a `gymnasium.vector.VectorEnv`, one turn a step.
 
     Actions are afterstate indices (`nardy.play.env.VectorEnv`): slot i's action k plays
