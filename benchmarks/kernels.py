@@ -86,15 +86,15 @@ def kernel_or_workspace(variant: str, kind: str, form: str) -> Callable[[Callabl
     setup, so nothing grows): per row, their difference is what the batch API adds (issue 13)."""
     def run(begin: Callable[[], None]) -> dict[str, int]:
         from nardy import Rules
-        from nardy import _backend as engine
+        from nardy import _backend as engine, _core
 
         views, rolls = (np.ascontiguousarray(a) for a in corpus(variant, kind, 100))
         codes = engine.core_rules(Rules(variant))
         if form == "kernel":
             begin()
-            results = engine._core.kernel(views, rolls, codes)
+            results = _core.kernel(views, rolls, codes)
         else:
-            workspace = engine._core.Workspace(results=64 * len(views), rows=len(views) + 1)
+            workspace = _core.Workspace(results=64 * len(views), rows=len(views) + 1)
             begin()
             code, _, children, _, _ = workspace.generate(views, rolls, codes)
             assert code == 0, code
