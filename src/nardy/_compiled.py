@@ -20,7 +20,7 @@ from . import _core
 from ._bearoff import board_of, expected_turns
 from ._bearoff import build as build_bearoff
 from ._bearoff import indices as bearoff_indices
-from ._core import BAD_DICE, BAD_ENTRY, BUSY, GAME_OVER, Generator, Workspace, generate
+from ._core import BAD_DICE, BAD_ENTRY, BAD_SHAPE, BUSY, GAME_OVER, UNBOUND, Generator, Workspace, generate
 from ._env import Games, encode
 from ._net import MAX_HIDDEN, features, forward, homes
 from ._simulate import POLICIES, play_games
@@ -49,9 +49,18 @@ def workspace() -> Any:
     return w
 
 
-def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None = None, row: int | None = None) -> None:
+def raise_for_code(
+    code: int, board: bytes | Sequence[int], dice: Sequence[int] | None = None, row: int | None = None
+) -> None:
     """Turn a core return code into the exception the reference raises for the same input."""
     where = "" if row is None else f"row {row}: "
+    if code == BAD_SHAPE:
+        raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}" if row is None
+                                   else "views must be (n, 26) and rolls (n, 2)")
+    if code == UNBOUND:
+        raise InvalidPositionError("this Generator has no rules bound")
+    if isinstance(board, bytes):
+        board = as_ints(board)
     if code == BAD_DICE:
         raise InvalidDiceError(f"{where}a die shows 1..6, got {tuple(int(d) for d in dice or ())!r}")
     if code == GAME_OVER:
@@ -86,7 +95,7 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
         check_dice(dice)  # names what is wrong with the dice
         raise
     if code:
-        raise_for_code(code, as_ints(board), dice)
+        raise_for_code(code, board, dice)
     return n, children, moves
 
 
@@ -109,7 +118,7 @@ def ordered(
         check_dice(dice)  # names what is wrong with the dice
         raise
     if code:
-        raise_for_code(code, as_ints(board), dice)
+        raise_for_code(code, board, dice)
     return (d1, d2), children, moves
 
 
@@ -118,7 +127,7 @@ def sequences(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool =
     d1, d2 = check_dice(dice)
     code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules), last_roll)
     if code:
-        raise_for_code(code, as_ints(board), dice)
+        raise_for_code(code, board, dice)
     keys = [child.tobytes() for child in children]
     grouped: dict[bytes, list[Pairs]] = {key: [] for key in keys}
     for seq, i in zip(seqs, index.tolist()):
@@ -130,7 +139,7 @@ def perft(board: bytes, depth: int, rules: Rules) -> int:
     """docs/rules.md section 7 perft of a board (depth checked by the caller)."""
     code, count = _core.perft(board, depth, core_rules(rules))
     if code:
-        raise_for_code(code, as_ints(board))
+        raise_for_code(code, board)
     return int(count)
 
 
