@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError, Rules, batch
-from nardy import _backend as engine, _core
+from nardy import InvalidPositionError, NardyError, Rules, batch
+from nardy import _backend as engine, _core, _hooks
 from strategies import ALL_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -229,3 +229,26 @@ def test_fresh_outputs_are_the_callers_own_at_their_size(variant, board, dice, r
         assert all(a.flags.owndata and a.flags.c_contiguous and a.base is None for a in got)
         got[0][:] = 0  # the caller's own: the next call is not changed by it
     assert same(batch.generate(views, rolls, rules), expected)
+
+
+def test_the_core_answers_with_codes_and_the_door_words_them():
+    """The core knows no text: a board of the wrong length, rows of the wrong shape and a
+    Generator's play before bind come back as codes, which the compiled door turns into errors."""
+    codes = engine.core_rules(Rules("short"))
+    gen = _core.Generator()
+    assert gen.play(engine.as_bytes(SHORT_START), 3, 1) == (_core.UNBOUND, b"", b"")
+    assert gen.moves(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert gen.ordered(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert gen.sequences(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert _core.perft(bytes(20), 1, codes) == (_core.BAD_SHAPE, 0)
+    assert _core.generate(np.zeros((2, 26), np.int8), np.ones((3, 2), np.int8), codes)[0] == _core.BAD_SHAPE
+    for call in (engine.results, engine.ordered, engine.sequences):
+        with pytest.raises(InvalidPositionError, match="a board is 26 int8 bytes, got 20"):
+            call(bytes(20), (3, 1), Rules("short"))
+    with pytest.raises(InvalidPositionError, match="no rules bound"):
+        engine.raise_for_code(_core.UNBOUND, SHORT_START)
+
+
+def test_the_test_hooks_live_outside_the_core():
+    hooks = {"kernel", "scans", "use_avx2", "use_x86_64_v3"}
+    assert hooks <= set(dir(_hooks)) and not hooks & set(dir(_core))

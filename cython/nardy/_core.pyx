@@ -1,9 +1,11 @@
 """The def-level entry points of the compiled core: arrays in, arrays out, return codes for errors.
 
-Callers (nardy.engine) pass C-contiguous int8 arrays and rules as a tuple of small ints, and
-turn the return codes into nardy's exceptions: 0 = fine, > 0 = nardy.status.Status flags of an
-invalid position, GAME_OVER = a side has already borne off all 15, FULL never escapes (buffers
-grow and the call is repeated).
+The caller, nardy._compiled (the compiled door), passes C-contiguous int8 arrays and rules as a
+tuple of small ints (decoded by `rules_of`, _board.pxd), and turns the return codes into nardy's
+exceptions: 0 = fine, > 0 = nardy.status.Status flags of an invalid position, GAME_OVER = a side
+has already borne off all 15, BAD_DICE, BAD_SHAPE, BAD_ENTRY, BUSY, UNBOUND (see below); FULL
+never escapes (buffers grow and the call is repeated). The core knows no text; the test and
+benchmark hooks are in _hooks.pyx.
 """
 
 import numpy as np
@@ -187,7 +189,7 @@ cdef int larger_first(const void* a, const void* b) noexcept nogil:
 
 cdef class Generator:
     """A reusable move generator: buffers grow as needed and are kept. Meant to be one per
-    thread (nardy.engine keeps one per thread); a Generator shared by threads is safe but
+    thread (nardy._compiled keeps one per thread); a Generator shared by threads is safe but
     serialised: a lock is held for each call, from the first use of the buffers to the last."""
 
     cdef gen_t g
