@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy import InvalidPositionError, NardyError, Rules, batch
-from nardy import _backend as engine, _core, _hooks
+from nardy import _backend as engine, _core, _hooks, _net
 from strategies import ALL_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -250,5 +250,5 @@ def test_the_core_answers_with_codes_and_the_door_words_them():
 
 
 def test_the_test_hooks_live_outside_the_core():
-    hooks = {"kernel", "scans", "use_avx2", "use_x86_64_v3"}
-    assert hooks <= set(dir(_hooks)) and not hooks & set(dir(_core))
+    assert {"kernel", "scans", "use_avx2", "use_x86_64_v3", "use_net_avx2"} <= set(dir(_hooks))
+    assert not {"kernel", "scans", "use_avx2", "use_x86_64_v3"} & set(dir(_core)) and "use_avx2" not in dir(_net)

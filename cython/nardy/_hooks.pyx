@@ -1,6 +1,6 @@
 """Hooks for the tests and the benchmarks, never used by nardy itself: the bare move-generation
-kernel, the board scans, and the switches that turn the core's AVX2 batch kernels and its
-x86-64-v3 walks off, to reach the other paths on any machine."""
+kernel, the board scans, and the switches that turn the core's AVX2 batch kernels, its x86-64-v3
+walks and the evaluator's AVX2+FMA loops off, to reach the other paths on any machine."""
 
 import numpy as np
 
@@ -9,6 +9,7 @@ from libc.stdint cimport int8_t, int64_t
 from nardy._board cimport VIEW, rules_of, rules_t, scan, scan_t, scan_words
 from nardy._core cimport batch_use_avx2
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t, use_v3
+from nardy._net cimport net_use_avx2
 
 
 def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
@@ -66,3 +67,9 @@ def use_x86_64_v3(bint on):
     """Generate moves with the walks built for x86-64-v3 if `on` and the CPU has it (the default);
     returns whether they are used. Tests turn it off to check the baseline build on any machine."""
     return bool(use_v3(on))
+
+
+def use_net_avx2(bint on):
+    """Run the evaluator's forward pass with its AVX2+FMA loops if `on` and the CPU has both (the
+    default); returns whether they are used. Tests turn them off to check the baseline loops."""
+    return bool(net_use_avx2(on))
