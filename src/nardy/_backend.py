@@ -19,6 +19,8 @@ from types import ModuleType
 from typing import Any
 
 from . import _pure as pure, reference
+# what crosses the door, and the errors, also under this module's name (the API and the
+# previous release's `nardy.engine` use them from here)
 from ._wire import Board, Pairs, as_bytes, as_ints, check_dice, core_rules, pairs_of, raw_move
 from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_choice, check_whole
 from .rules import Rules, Variant
