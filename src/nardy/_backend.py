@@ -65,8 +65,13 @@ def backend_of(backend: str | None) -> str:
     return backend
 
 
+_DEFAULT = pure if PURE_PYTHON else compiled
+
+
 def door(backend: str | None) -> ModuleType | Any:
     """The module that answers for `backend` (None: the default): `nardy._compiled` or `nardy._pure`."""
+    if backend is None:
+        return _DEFAULT
     return pure if backend_of(backend) == "python" else compiled
 
 
@@ -98,6 +103,10 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
     `last_roll`: the opponent may already have borne off all 15 (long nardy, last_roll_draw).
     """
     return compiled.raw_results(board, dice, rules, last_roll)
+
+
+if not PURE_PYTHON:
+    raw_results = compiled.raw_results  # noqa: F811 - the same function, without a call in between
 
 
 def results(
