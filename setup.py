@@ -26,7 +26,7 @@ DIRECTIVES = dict(
     cdivision=True,
     embedsignature=True,
 )
-MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env", "_net"]
+MODULES = ["_board", "_movegen", "_core", "_simulate", "_bearoff", "_env", "_net", "_hooks"]
 X86_64 = platform.machine().lower() in ("x86_64", "amd64") and sys.platform != "win32"
 ISA_ARGS = {"_movegen_v3": ["-march=x86-64-v3"]}  # built only on x86-64, chosen at run time
 SANITIZE = os.environ.get("NARDY_SANITIZE", "0") not in ("", "0")

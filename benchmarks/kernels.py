@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 
 DATA = Path(__file__).parent / "data"
-MARKER = ("_core", "use_avx2")  # called after each kernel: callgrind dumps before entering it
+MARKER = ("_hooks", "use_avx2")  # called after each kernel: callgrind dumps before entering it
 
 
 @dataclass(frozen=True)
@@ -81,20 +81,20 @@ def single_call(variant: str) -> Callable[[Callable[[], None]], dict[str, int]]:
 
 
 def kernel_or_workspace(variant: str, kind: str, form: str) -> Callable[[Callable[[], None]], dict[str, int]]:
-    """The movegen rows through the bare kernel (`_core.kernel`: nothing checked or kept) or
+    """The movegen rows through the bare kernel (`_hooks.kernel`: nothing checked or kept) or
     through `Workspace.generate` (every row checked, the results kept in buffers sized by the
     setup, so nothing grows): per row, their difference is what the batch API adds (issue 13)."""
     def run(begin: Callable[[], None]) -> dict[str, int]:
         from nardy import Rules
-        from nardy import _backend as engine
+        from nardy import _backend as engine, _core, _hooks
 
         views, rolls = (np.ascontiguousarray(a) for a in corpus(variant, kind, 100))
         codes = engine.core_rules(Rules(variant))
         if form == "kernel":
             begin()
-            results = engine._core.kernel(views, rolls, codes)
+            results = _hooks.kernel(views, rolls, codes)
         else:
-            workspace = engine._core.Workspace(results=64 * len(views), rows=len(views) + 1)
+            workspace = _core.Workspace(results=64 * len(views), rows=len(views) + 1)
             begin()
             code, _, children, _, _ = workspace.generate(views, rolls, codes)
             assert code == 0, code
@@ -255,10 +255,10 @@ KERNELS: dict[str, Kernel] = {
     "movegen short race": Kernel("_core", "generate", ("result", "row"), movegen("short", "race")),
     "movegen single call long": Kernel("_core", "Generator.moves", ("call", "result"), single_call("long")),
     "movegen single call short": Kernel("_core", "Generator.moves", ("call", "result"), single_call("short")),
-    "kernel long race": Kernel("_core", "kernel", ("result", "row"), kernel_or_workspace("long", "race", "kernel")),
+    "kernel long race": Kernel("_hooks", "kernel", ("result", "row"), kernel_or_workspace("long", "race", "kernel")),
     "workspace long race": Kernel("_core", "Workspace.generate", ("result", "row"),
                                   kernel_or_workspace("long", "race", "workspace")),
-    "kernel short contact": Kernel("_core", "kernel", ("result", "row"), kernel_or_workspace("short", "contact", "kernel")),
+    "kernel short contact": Kernel("_hooks", "kernel", ("result", "row"), kernel_or_workspace("short", "contact", "kernel")),
     "workspace short contact": Kernel("_core", "Workspace.generate", ("result", "row"),
                                       kernel_or_workspace("short", "contact", "workspace")),
     "batch overhead": Kernel("_core", "generate", ("row",), batch_overhead),
@@ -289,9 +289,9 @@ def main(argv: list[str]) -> int:
 
     marker = getattr(importlib.import_module(f"nardy.{MARKER[0]}"), MARKER[1])
     avx2 = bool(marker(True))
-    from nardy import _core
+    from nardy import _hooks
 
-    report = {"avx2": avx2, "x86_64_v3": _core.use_x86_64_v3(True), "units": []}
+    report = {"avx2": avx2, "x86_64_v3": _hooks.use_x86_64_v3(True), "units": []}
     for kernel in KERNELS.values():
         report["units"].append(kernel.run(lambda: marker(True)))  # callgrind dumps the setup's cost (unused)
         marker(True)  # callgrind dumps what the kernel cost

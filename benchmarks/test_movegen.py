@@ -9,7 +9,7 @@ import pytest
 import numpy as np
 
 from nardy import Rules, batch
-from nardy import _backend as engine
+from nardy import _backend as engine, _hooks
 from conftest import per_item, record_form, record_pairs
 
 SAMPLE = 60  # positions (x 21 rolls) on which the reference runs beside the core
@@ -37,9 +37,9 @@ def test_batch_vs_kernel(benchmark, corpus, variant, kind, rows, form):
     benchmark.group = f"batch-vs-kernel-{variant}-{kind}-{rows}"
     views, rolls = rows_of(corpus, variant, kind, rows)
     rules = Rules(variant)
-    expected = engine._core.kernel(views, rolls, engine.core_rules(rules))
+    expected = _hooks.kernel(views, rolls, engine.core_rules(rules))
     if form == "kernel":
-        total = benchmark(engine._core.kernel, views, rolls, engine.core_rules(rules))
+        total = benchmark(_hooks.kernel, views, rolls, engine.core_rules(rules))
     else:
         out = batch.Workspace() if form == "workspace" else None
         batch.generate(views, rolls, rules, out=out)  # the workspace's buffers grown once
@@ -71,7 +71,7 @@ def test_batch_over_kernel_paired(benchmark, corpus, variant, kind, rows):
         return time.process_time_ns() - start, value
 
     def kernel():
-        return engine._core.kernel(views, rolls, codes)
+        return _hooks.kernel(views, rolls, codes)
 
     def workspace():
         return len(batch.generate(views, rolls, rules, out=out)[0])
@@ -95,7 +95,7 @@ def test_kernel_race_mixed_rolls(benchmark, corpus, variant):
     """The bare kernel on the race corpus's mixed rolls only (the bear-off pair walk's rows)."""
     benchmark.group = f"kernel-race-mixed-{variant}"
     views, rolls = rows_of(corpus, variant, "race", 20_000, mixed=True)
-    total = benchmark(engine._core.kernel, views, rolls, engine.core_rules(Rules(variant)))
+    total = benchmark(_hooks.kernel, views, rolls, engine.core_rules(Rules(variant)))
     assert total == len(batch.generate(views, rolls, Rules(variant))[0])
     per_item(benchmark, len(views), results=total)
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError, Rules, batch
-from nardy import _backend as engine
+from nardy import InvalidPositionError, NardyError, Rules, batch
+from nardy import _backend as engine, _core, _hooks, _net
 from strategies import ALL_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -92,7 +92,7 @@ def test_the_lean_paths_entry_check_flags_exactly_the_entries_outside_15(variant
         for value in range(-128, 128):
             row = np.array([start], np.int8)
             row[0, k] = value
-            flagged = core.generate(row, dice, codes)[0] == engine._core.BAD_ENTRY
+            flagged = core.generate(row, dice, codes)[0] == _core.BAD_ENTRY
             assert flagged == (not -15 <= value <= 15), (k, value)
 
 
@@ -174,7 +174,7 @@ def test_the_generator_gives_one_row_of_generate(rules, data):
 
 
 def test_the_reference_generator_answers_in_the_same_layout(monkeypatch):
-    monkeypatch.setattr(engine, "_core", None)
+    monkeypatch.setattr(engine, "PURE_PYTHON", True)
     board = engine.as_bytes(SHORT_START)
     n, children, moves = batch.Generator("short").moves(board, 3, 1)
     monkeypatch.undo()
@@ -238,3 +238,26 @@ def test_fresh_outputs_are_the_callers_own_at_their_size(variant, board, dice, r
         assert all(a.flags.owndata and a.flags.c_contiguous and a.base is None for a in got)
         got[0][:] = 0  # the caller's own: the next call is not changed by it
     assert same(batch.generate(views, rolls, rules), expected)
+
+
+def test_the_core_answers_with_codes_and_the_door_words_them():
+    """The core knows no text: a board of the wrong length, rows of the wrong shape and a
+    Generator's play before bind come back as codes, which the compiled door turns into errors."""
+    codes = engine.core_rules(Rules("short"))
+    gen = _core.Generator()
+    assert gen.play(engine.as_bytes(SHORT_START), 3, 1) == (_core.UNBOUND, b"", b"")
+    assert gen.moves(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert gen.ordered(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert gen.sequences(bytes(20), 3, 1, codes)[0] == _core.BAD_SHAPE
+    assert _core.perft(bytes(20), 1, codes) == (_core.BAD_SHAPE, 0)
+    assert _core.generate(np.zeros((2, 26), np.int8), np.ones((3, 2), np.int8), codes)[0] == _core.BAD_SHAPE
+    for call in (engine.results, engine.ordered, engine.sequences):
+        with pytest.raises(InvalidPositionError, match="a board is 26 int8 bytes, got 20"):
+            call(bytes(20), (3, 1), Rules("short"))
+    with pytest.raises(InvalidPositionError, match="no rules bound"):
+        engine.raise_for_code(_core.UNBOUND, SHORT_START)
+
+
+def test_the_test_hooks_live_outside_the_core():
+    assert {"kernel", "scans", "use_avx2", "use_x86_64_v3", "use_net_avx2"} <= set(dir(_hooks))
+    assert not {"kernel", "scans", "use_avx2", "use_x86_64_v3"} & set(dir(_core)) and "use_avx2" not in dir(_net)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nardy import NardyError, Position, Rules, batch, reference, simulate
-from nardy import _backend as engine
+from nardy import _backend as engine, _hooks
 from strategies import ALL_RULES, LONG_RULES, boards, rolls
 
 LONG_START = (0,) * 12 + (-15,) + (0,) * 11 + (15, 0)
@@ -85,8 +85,8 @@ def crowded_rows(seed: int, n: int) -> np.ndarray:
 @pytest.fixture(params=[True, False], ids=["avx2", "no-avx2"])
 def avx2(request):
     """The batch kernels with AVX2 (where the CPU has it) and without (SSE2 and scalar paths)."""
-    yield engine._core.use_avx2(request.param)
-    engine._core.use_avx2(True)
+    yield _hooks.use_avx2(request.param)
+    _hooks.use_avx2(True)
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
@@ -108,11 +108,11 @@ def test_batch_kernels_agree_on_crowded_rows_of_every_length(rules, avx2):
 def generate_with(v3, views, rolls, rules):
     """batch.generate with the move generator's x86-64-v3 build (where the CPU has it) or its
     baseline build; whether the x86-64-v3 build was used, and the arrays."""
-    used = engine._core.use_x86_64_v3(v3)
+    used = _hooks.use_x86_64_v3(v3)
     try:
         return used, batch.generate(views, rolls, rules)
     finally:
-        engine._core.use_x86_64_v3(True)
+        _hooks.use_x86_64_v3(True)
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=RULE_IDS)
@@ -139,11 +139,11 @@ def test_the_x86_64_v3_build_of_the_walks_gives_the_baseline_builds_arrays(rules
         assert core == ref
     midgame = engine.as_bytes(MIDGAME[rules.variant.value][0])
     depth = 2 if rules in DEEPER else 1
-    engine._core.use_x86_64_v3(False)
+    _hooks.use_x86_64_v3(False)
     try:
         slow = engine.perft(midgame, depth, rules, "cython")
     finally:
-        engine._core.use_x86_64_v3(True)
+        _hooks.use_x86_64_v3(True)
     assert engine.perft(midgame, depth, rules, "cython") == slow
 
 
@@ -180,9 +180,9 @@ def test_the_simd_scan_agrees_with_the_word_scan():
     of every kind, and both against numpy (the SIMD scan on any int8 row: status reads any):
     occupancy words of both sides, points held, checker counts."""
     crowded = np.concatenate([crowded_rows(seed, 400) for seed in range(5)])
-    assert (engine._core.scans(crowded, False) == engine._core.scans(crowded, True)).all()
+    assert (_hooks.scans(crowded, False) == _hooks.scans(crowded, True)).all()
     views = np.concatenate([crowded, np.random.default_rng(3).integers(-128, 128, (500, 26)).astype(np.int8)])
-    got = engine._core.scans(views, False)
+    got = _hooks.scans(views, False)
     points = views[:, 1:25].astype(np.int64)
     bits = 1 << np.arange(24)
     expected = np.stack([((points > 0) * bits).sum(1), ((points < 0) * bits).sum(1), ((points < -1) * bits).sum(1),

@@ -5,6 +5,7 @@ top of a module, except the few loaded on first use to keep `import nardy` light
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import nardy
@@ -25,6 +26,9 @@ LAZY = {
     # while the cube's decisions evaluate with the net: the one cycle left, until the cube's
     # arithmetic (no net) and its decisions (with the net) are two modules
     ("nardy.evaluation.net", "nardy.evaluation.cube"),
+    # with NARDY_PURE_PYTHON=1 the compiled door loads when first used, so `import nardy` loads
+    # no compiled module (the evaluator, the environment, ... still run where the core is built)
+    ("nardy._backend", "nardy._compiled"),
 }
 CYCLE_ALLOWED = {("nardy.evaluation.net", "nardy.evaluation.cube")}
 CLI = "nardy.cli"  # the command line loads each command's modules when the command runs
@@ -75,6 +79,7 @@ GRAPH = {name: _imports(name) for name in MODULES}
 def test_the_graph_is_read() -> None:
     assert len(GRAPH) >= 30 and ("nardy.position", False) in GRAPH["nardy.game"]
     assert ("nardy._backend", False) in GRAPH["nardy.position"]
+    assert ("nardy._core", False) in GRAPH["nardy._compiled"]
 
 
 def test_no_import_cycles() -> None:
@@ -93,6 +98,42 @@ def test_no_import_cycles() -> None:
 
     for name in sorted(edges):
         walk(name, [])
+
+
+# the one door to the core: the compiled modules (COMPILED) are imported by the compiled door alone;
+# the API reaches it, and its twin over the reference, through `_backend`, which chooses between them
+DOOR = "nardy._compiled"
+BACKEND_MODULES = {"nardy._backend": {"nardy._compiled", "nardy._pure", "nardy._wire"}}
+
+
+def _nardy(found: list[tuple[str, bool]]) -> set[str]:
+    return {m for m, _ in found}
+
+
+def test_only_the_compiled_door_imports_a_compiled_module() -> None:
+    importers = {name for name, found in GRAPH.items() if {m.rpartition(".")[2] for m in _nardy(found)} & COMPILED}
+    assert importers == {DOOR}
+    assert {m.rpartition(".")[2] for m in _nardy(GRAPH[DOOR])} >= {"_core", "_net", "_env", "_simulate", "_bearoff"}
+
+
+def test_the_api_reaches_the_backends_only_through_the_door() -> None:
+    for backend, allowed in BACKEND_MODULES.items():
+        users = {name for name, found in GRAPH.items() if _nardy(found) & {"nardy._compiled", "nardy._pure"}}
+        assert users == {backend}, users
+        assert _nardy(GRAPH[backend]) & {m for m in MODULES if m.startswith("nardy._")} <= allowed
+
+
+def test_the_reference_and_its_twin_never_import_the_core() -> None:
+    for name, found in GRAPH.items():
+        if name.startswith("nardy.reference") or name in ("nardy._pure", "nardy._wire"):
+            assert not _nardy(found) & {"nardy._compiled", "nardy._backend"}, name
+            assert not {m.rpartition(".")[2] for m in _nardy(found)} & COMPILED, name
+
+
+def test_no_module_reaches_into_the_core_through_another() -> None:
+    """No `engine._core`, `_backend._core`, `compiled._net`: a compiled module is named only where imported."""
+    reach = re.compile(r"\b(?:engine|_backend|_compiled|compiled)\.(?:" + "|".join(sorted(COMPILED)) + r")\b")
+    assert [name for name, path in MODULES.items() if reach.search(path.read_text(encoding="utf-8"))] == []
 
 
 def test_nardy_modules_are_imported_at_the_top() -> None:

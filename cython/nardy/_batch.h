@@ -2,7 +2,7 @@
  * check): one row per vector.
  *
  * Portable: x86 gets SSE2 (the x86-64 baseline) everywhere and AVX2 versions chosen at run
- * time (__builtin_cpu_supports), never by build flags; other targets get nothing here
+ * time (_cpu.h), never by build flags; other targets get nothing here
  * (nardy_pips_rows does no rows, nardy_clear_blockless clears none) and _core.pyx falls back
  * to the scalar helpers of _board.pxd, which stay the definition of every result; only
  * nardy_entries_outside carries its own scalar loop (the test checks every value at every entry).
@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "_cpu.h"
+
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2__)
 #define NARDY_X86 1
 #include <immintrin.h>
@@ -22,7 +24,7 @@ static int nardy_avx2_on = -1;  /* -1: not asked yet */
 /* Are the AVX2 kernels used? */
 static inline int nardy_avx2(void) {
     if (nardy_avx2_on < 0)
-        nardy_avx2_on = __builtin_cpu_supports("avx2") != 0;
+        nardy_avx2_on = nardy_cpu_has(NARDY_CPU_AVX2);
     return nardy_avx2_on;
 }
 #endif
@@ -66,7 +68,7 @@ static inline void nardy_copy(void* dst, const void* src, size_t n) {
 /* Use the AVX2 kernels if `on` and the CPU has AVX2 (tests turn them off to reach the others). */
 static inline int nardy_use_avx2(int on) {
 #ifdef NARDY_X86
-    nardy_avx2_on = on && __builtin_cpu_supports("avx2");
+    nardy_avx2_on = on && nardy_cpu_has(NARDY_CPU_AVX2);
     return nardy_avx2_on;
 #else
     (void)on;

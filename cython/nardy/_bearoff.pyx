@@ -20,7 +20,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from nardy._bearoff cimport CHOOSE, STATES, TIE, best_result, home_index
-from nardy._board cimport VIEW, rules_t
+from nardy._board cimport VIEW, rules_of, rules_t
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 from nardy._signals cimport interrupted, reraise
 
@@ -124,8 +124,7 @@ def build(tuple rules):
 
     `rules` are the core's rule codes; the tables do not depend on them (tests check that).
     """
-    cdef rules_t r
-    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = rules
+    cdef rules_t r = rules_of(rules)
     turns = np.zeros((STATES, KMAX), np.float64)
     first = np.zeros((STATES, KMAX), np.float64)
     mean = np.zeros(STATES, np.float64)

@@ -1,14 +1,16 @@
 """The def-level entry points of the compiled core: arrays in, arrays out, return codes for errors.
 
-Callers (nardy.engine) pass C-contiguous int8 arrays and rules as a tuple of small ints, and
-turn the return codes into nardy's exceptions: 0 = fine, > 0 = nardy.status.Status flags of an
-invalid position, GAME_OVER = a side has already borne off all 15, FULL never escapes (buffers
-grow and the call is repeated).
+The caller, nardy._compiled (the compiled door), passes C-contiguous int8 arrays and rules as a
+tuple of small ints (decoded by `rules_of`, _board.pxd), and turns the return codes into nardy's
+exceptions: 0 = fine, > 0 = nardy.status.Status flags of an invalid position, GAME_OVER = a side
+has already borne off all 15, BAD_DICE, BAD_SHAPE, BAD_ENTRY, BUSY, UNBOUND (see below); FULL
+never escapes (buffers grow and the call is repeated). The core knows no text; the test and
+benchmark hooks are in _hooks.pyx.
 """
 
 import numpy as np
 
-from nardy.errors import InvalidPositionError, OutOfMemoryError
+from nardy.errors import OutOfMemoryError
 
 cimport numpy as cnp
 from cpython.ref cimport Py_INCREF
@@ -26,11 +28,11 @@ from libc.string cimport memcpy
 
 from nardy._board cimport (
     BAR, BLOCK_NONE, SHORT, VIEW, flip as c_flip, illegal_block_mover, illegal_block_opponent, mover_left,
-    pips as c_pips, result_kind, rules_t, scan, scan_t, scan_words, status_of,
+    pips as c_pips, result_kind, rules_of, rules_t, scan, scan_t, status_of,
 )
 from nardy._movegen cimport (
-    MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_init, gen_moves, gen_moves_scanned, gen_t,
-    perft as c_perft, use_v3,
+    MOVE_BYTES, PERFT_INTERRUPTED, gen_alloc, gen_free, gen_grow, gen_moves, gen_moves_scanned, gen_set_rules, gen_t,
+    gen_target, perft as c_perft,
 )
 from nardy._signals cimport reraise
 
@@ -50,6 +52,7 @@ cdef enum:
     C_BAD_SHAPE = -3
     C_BAD_ENTRY = -4
     C_BUSY = -5         # a Workspace that another thread is generating into
+    C_UNBOUND = -6      # a Generator's `play` before its `bind`
 
 OK = C_OK
 GAME_OVER = C_GAME_OVER
@@ -57,17 +60,13 @@ BAD_DICE = C_BAD_DICE
 BAD_SHAPE = C_BAD_SHAPE
 BAD_ENTRY = C_BAD_ENTRY
 BUSY = C_BUSY
+UNBOUND = C_UNBOUND
 
 
-cdef rules_t as_rules(tuple codes) except *:
-    cdef rules_t r
-    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = codes
-    return r
-
-
-cdef const int8_t* board_pointer(bytes board) except NULL:
+cdef const int8_t* board_pointer(bytes board) except? NULL:
+    """The board's 26 int8, or NULL for bytes of another length (BAD_SHAPE)."""
     if len(board) != VIEW:
-        raise InvalidPositionError(f"a board is 26 int8 bytes, got {len(board)}")
+        return NULL
     return <const int8_t*><const char*>board
 
 
@@ -102,7 +101,7 @@ cdef inline int check_entries(const int8_t* b) noexcept nogil:
 
 def status(const int8_t[:, ::1] views, tuple rules):
     """Status flags of each row (n x 26 mover's-view int8) -> uint32 (n,)."""
-    cdef rules_t r = as_rules(rules)
+    cdef rules_t r = rules_of(rules)
     cdef Py_ssize_t i, n = views.shape[0]
     out = np.empty(n, np.uint32)
     cdef uint32_t[::1] o = out
@@ -115,7 +114,7 @@ def status(const int8_t[:, ::1] views, tuple rules):
 
 def blocks(const int8_t[:, ::1] views, tuple rules):
     """Illegal six-blocks of each row -> uint8 (n,): bit 0 the mover holds one, bit 1 the opponent."""
-    cdef rules_t r = as_rules(rules)
+    cdef rules_t r = rules_of(rules)
     cdef Py_ssize_t i, n = views.shape[0]
     if r.variant == SHORT or r.block_rule == BLOCK_NONE:
         return np.zeros(n, np.uint8)  # every block is allowed
@@ -160,32 +159,10 @@ def wins(const int8_t[:, ::1] views, int variant, bint koks):
     return out
 
 
-def scans(const int8_t[:, ::1] views, bint words):
-    """For tests: each row's scan (`scan_words` if `words`, else `scan` as the core uses it) ->
-    int64 (n, 5): mine, theirs, closed, n_mine, n_theirs."""
-    cdef Py_ssize_t i, n = views.shape[0]
-    out = np.empty((n, 5), np.int64)
-    cdef int64_t[:, ::1] o = out
-    cdef scan_t s
-    for i in range(n):
-        if words:
-            scan_words(&views[i, 0], &s)
-        else:
-            scan(&views[i, 0], &s)
-        o[i, 0], o[i, 1], o[i, 2], o[i, 3], o[i, 4] = s.mine, s.theirs, s.closed, s.n_mine, s.n_theirs
-    return out
-
-
-def use_avx2(bint on):
-    """Use the AVX2 batch kernels if `on` and the CPU has AVX2 (the default); returns whether they
-    are used. Tests turn them off to check the SSE2 and scalar paths on any machine."""
-    return bool(nardy_use_avx2(on))
-
-
-def use_x86_64_v3(bint on):
-    """Generate moves with the walks built for x86-64-v3 if `on` and the CPU has it (the default);
-    returns whether they are used. Tests turn it off to check the baseline build on any machine."""
-    return bool(use_v3(on))
+cdef int batch_use_avx2(int on) noexcept nogil:
+    """Use the AVX2 batch kernels if `on` and the CPU has AVX2 (the default); 1 if they are used
+    (nardy._hooks.use_avx2 turns them off to reach the SSE2 and scalar paths)."""
+    return nardy_use_avx2(on)
 
 
 def flip(const int8_t[:, ::1] views, int variant):
@@ -212,7 +189,7 @@ cdef int larger_first(const void* a, const void* b) noexcept nogil:
 
 cdef class Generator:
     """A reusable move generator: buffers grow as needed and are kept. Meant to be one per
-    thread (nardy.engine keeps one per thread); a Generator shared by threads is safe but
+    thread (nardy._compiled keeps one per thread); a Generator shared by threads is safe but
     serialised: a lock is held for each call, from the first use of the buffers to the last."""
 
     cdef gen_t g
@@ -258,9 +235,7 @@ cdef class Generator:
             if gen_alloc(&self.g, self.cap, self.seq_cap) < 0:
                 raise MemoryError()
         while True:
-            self.g.rules = r[0]
-            self.g.store = True
-            self.g.want_sequences = sequences
+            gen_set_rules(&self.g, r, sequences)
             with nogil:
                 n = gen_moves(&self.g, view, d1, d2)
             if n >= 0:
@@ -269,9 +244,11 @@ cdef class Generator:
 
     def moves(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, n, children bytes n x 26, moves bytes n x 8) for one board and roll."""
-        cdef rules_t r = as_rules(rules)
+        cdef rules_t r = rules_of(rules)
         cdef const int8_t* view = board_pointer(board)
         cdef int code, n
+        if view == NULL:
+            return BAD_SHAPE, 0, b"", b""
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             return BAD_DICE, 0, b"", b""
         code = check(view, &r, last_roll)
@@ -288,16 +265,16 @@ cdef class Generator:
     def bind(self, tuple rules, fail):
         """Fix `play`'s rules; `fail(code, board, d1, d2)` raises nardy's error for a nonzero code,
         and for code None checks the arguments and returns them as (bytes, int, int) or raises."""
-        self.bound = as_rules(rules)
+        self.bound = rules_of(rules)
         self.fail = fail
 
     def play(self, board, d1, d2, bint last_roll=False):
         """(n, children bytes n x 26, moves bytes n x 8) for one board and roll under the bound
-        rules; anything wrong goes to `fail`, which raises."""
+        rules; anything wrong goes to `fail`, which raises. Before `bind`: (UNBOUND, b"", b"")."""
         cdef int a = 0, b = 0, code, n
         cdef const int8_t* view
         if self.fail is None:
-            raise InvalidPositionError("this Generator has no rules bound")
+            return C_UNBOUND, b"", b""
         if type(board) is not bytes or len(<bytes>board) != VIEW or type(d1) is not int or type(d2) is not int:
             board, d1, d2 = self.fail(None, board, d1, d2)
         try:
@@ -325,10 +302,12 @@ cdef class Generator:
     def ordered(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, children, moves) for one board and roll: lists of n bytes (26 and 8 each),
         sorted by child array, largest first (entries signed): `Position.legal_moves`' order."""
-        cdef rules_t r = as_rules(rules)
+        cdef rules_t r = rules_of(rules)
         cdef const int8_t* view = board_pointer(board)
         cdef int code, n, i, k
         cdef const int8_t** rows
+        if view == NULL:
+            return BAD_SHAPE, None, None
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             return BAD_DICE, None, None
         code = check(view, &r, last_roll)
@@ -356,9 +335,11 @@ cdef class Generator:
 
     def sequences(self, bytes board, int d1, int d2, tuple rules, bint last_roll=False):
         """(code, children n x 26, moves n x 8, sequences k x 8, result index k) as arrays."""
-        cdef rules_t r = as_rules(rules)
+        cdef rules_t r = rules_of(rules)
         cdef const int8_t* view = board_pointer(board)
         cdef int code, n
+        if view == NULL:
+            return BAD_SHAPE, None, None, None, None
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             return BAD_DICE, None, None, None, None
         code = check(view, &r, last_roll)
@@ -386,7 +367,8 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     """Every row's distinct results: (code, bad row, children (m, 26), offsets (n+1,), moves (m, 8)).
 
     Row i's results are children[offsets[i]:offsets[i+1]]. On a bad row nothing is generated:
-    code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags).
+    code says what is wrong with row `bad row` (BAD_DICE, GAME_OVER or status flags); BAD_SHAPE
+    (bad row -1): views are not (n, 26) or rolls not (n, 2).
     The results are written once, straight into fresh numpy arrays with room for GUESS a row
     (pages never written are never touched, and numpy asks for huge pages for large arrays),
     grown by doubling if need be, then cut to size in place.
@@ -394,7 +376,7 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
     cdef Py_ssize_t n = views.shape[0], least
     cdef Workspace fresh
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
-        raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
+        return BAD_SHAPE, -1, None, None, None
     if n == 0:
         return OK, -1, np.empty((0, VIEW), np.int8), np.zeros(1, np.int64), np.empty((0, MOVE_BYTES), np.int8)
     # the allocation check: every row has at least one result, so the output's least size is
@@ -407,7 +389,7 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
             fresh = Workspace(least, n + 1)
         except MemoryError:
             raise _too_many_rows(n, least * (VIEW + MOVE_BYTES) + 8 * (n + 1)) from None
-    code, bad, _, _, _ = fresh._generate(&views[0, 0], &rolls[0, 0], n, as_rules(rules))
+    code, bad, _, _, _ = fresh._generate(&views[0, 0], &rolls[0, 0], n, rules_of(rules))
     if code != C_OK:
         return code, bad, None, None, None
     total = fresh.offsets_p[n]
@@ -495,7 +477,7 @@ cdef class Workspace:
                     return C_BAD_SHAPE, -1, None, None, None
                 if copy and self.result_cap < GUESS * vb.shape[0]:  # room at once: nothing kept is copied
                     self._grow_results(0, GUESS * vb.shape[0])
-                found = self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], as_rules(rules))
+                found = self._generate(<const int8_t*>vb.buf, <const int8_t*>rb.buf, vb.shape[0], rules_of(rules))
                 if not copy or found[0] != C_OK:
                     return found
                 n, total = vb.shape[0], self.offsets_p[vb.shape[0]]
@@ -518,9 +500,7 @@ cdef class Workspace:
                 self._grow_rows(max(n + 1, 2 * self.row_cap))
             except MemoryError:
                 raise _too_many_rows(n, 8 * (n + 1) + n * (VIEW + MOVE_BYTES)) from None
-        self.g.rules = r
-        self.g.store = True
-        self.g.want_sequences = False
+        gen_set_rules(&self.g, &r, False)
         self.offsets_p[0] = 0
         while True:
             own_out, own_moves, own_cap = self.g.out, self.g.moves, self.g.cap
@@ -533,16 +513,15 @@ cdef class Workspace:
                         bad = i
                         break
                     room = self.result_cap - total
-                    self.g.cap = own_cap if room >= own_cap else <int>room
-                    self.g.out = self.children_p + total * VIEW
-                    self.g.moves = self.moves_p + total * MOVE_BYTES
+                    gen_target(&self.g, self.children_p + total * VIEW, self.moves_p + total * MOVE_BYTES,
+                               own_cap if room >= own_cap else <int>room)
                     got = gen_moves_scanned(&self.g, views + i * VIEW, &s, rolls[2 * i], rolls[2 * i + 1])
                     if got < 0:
                         break
                     total += got
                     self.offsets_p[i + 1] = total
                     i += 1
-                self.g.out, self.g.moves, self.g.cap = own_out, own_moves, own_cap
+                gen_target(&self.g, own_out, own_moves, own_cap)
             if code != C_OK or i == n:
                 break
             if self.result_cap - total < own_cap:  # row i did not fit in the output: more room
@@ -595,34 +574,6 @@ cdef bint int8_rows(object array, Py_buffer* buf, Py_ssize_t width):
     return False
 
 
-def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
-    """The bare kernel, for benchmarks: every row (valid, unfinished; dice 1..6) generated into one
-    reused generator, nothing checked or kept; the total number of results."""
-    cdef rules_t r = as_rules(rules)
-    cdef Py_ssize_t i, n = views.shape[0], total = 0
-    cdef int got
-    cdef gen_t g
-    if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
-        raise InvalidPositionError("views must be (n, 26) and rolls (n, 2)")
-    if gen_init(&g, &r, 1024) < 0:
-        raise MemoryError()
-    with nogil:
-        i = 0
-        while i < n:
-            got = gen_moves(&g, &views[i, 0], rolls[i, 0], rolls[i, 1])
-            if got < 0:
-                if gen_grow(&g) < 0:
-                    total = -1
-                    break
-                continue
-            total += got
-            i += 1
-    gen_free(&g)
-    if total < 0:
-        raise MemoryError()
-    return total
-
-
 def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
     """nardy's error for a generate whose output does not fit in memory."""
     after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
@@ -632,11 +583,13 @@ def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
 
 def perft(bytes board, int depth, tuple rules):
     """(code, count): docs/rules.md section 7 perft of one board (26 int8 bytes)."""
-    cdef rules_t r = as_rules(rules)
+    cdef rules_t r = rules_of(rules)
     cdef const int8_t* view = board_pointer(board)
-    cdef int code = check(view, &r)
-    cdef int cap = 1024
+    cdef int code, cap = 1024
     cdef int64_t count
+    if view == NULL:
+        return BAD_SHAPE, 0
+    code = check(view, &r)
     if code == C_GAME_OVER:
         return OK, 1  # a game that has ended is a leaf
     if code:

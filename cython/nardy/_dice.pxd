@@ -3,17 +3,7 @@
 
 from libc.stdint cimport uint32_t
 
-cdef extern from *:
-    """
-    /* numpy/random/bitgen.h: numpy's documented C interface to its bit generators */
-    typedef struct nardy_bitgen {
-      void *state;
-      uint64_t (*next_uint64)(void *st);
-      uint32_t (*next_uint32)(void *st);
-      double (*next_double)(void *st);
-      uint64_t (*next_raw)(void *st);
-    } nardy_bitgen_t;
-    """
+cdef extern from "_dice.h":
     ctypedef struct bitgen_t "nardy_bitgen_t":
         void* state
         uint32_t (*next_uint32)(void* st) noexcept nogil

@@ -28,7 +28,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from nardy._board cimport BAR, CHECKERS, HEAD, LONG, PLAYING, SHORT, VIEW, flip, judge, opposite, rules_t, scan, scan_t
+from nardy._board cimport BAR, CHECKERS, HEAD, LONG, PLAYING, SHORT, VIEW, flip, judge, opposite, rules_of, rules_t, scan, scan_t
 from nardy._dice cimport below, bitgen_t, roll, roll_off
 from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
 
@@ -93,8 +93,7 @@ cdef class Games:
         self.n = n
         self.max_plies = max_plies
         self.first_mover = first_mover
-        self.rules.variant, self.rules.head_exception, self.rules.block_rule, self.rules.block_timing, \
-            self.rules.last_roll_draw = rules
+        self.rules = rules_of(rules)
         self.koks = koks
         self.opening_dice = opening_dice
         memcpy(self.start, &start[0], VIEW)

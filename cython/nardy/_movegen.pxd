@@ -70,3 +70,25 @@ cdef int gen_moves(gen_t* g, const int8_t* b, int d1, int d2) noexcept nogil
 cdef int gen_moves_scanned(gen_t* g, const int8_t* b, const scan_t* s, int d1, int d2) noexcept nogil
 cdef int64_t perft(const int8_t* b, int depth, const rules_t* r, int cap) noexcept nogil
 cdef int use_v3(int on) noexcept nogil  # call the x86-64-v3 build where the CPU has it (the default)
+
+
+# The generator's settings, changed only through these (and gen_init, gen_grow, gen_alloc):
+
+cdef inline void gen_set_rules(gen_t* g, const rules_t* r, bint want_sequences) noexcept nogil:
+    """Generate under these rules, storing the results (and every step sequence if `want_sequences`)."""
+    g.rules = r[0]
+    g.store = True
+    g.want_sequences = want_sequences
+
+
+cdef inline void gen_skip_moves(gen_t* g) noexcept nogil:
+    """Store the result boards only, not their moves (self-play never reads them)."""
+    g.skip_moves = True
+
+
+cdef inline void gen_target(gen_t* g, int8_t* out, int8_t* moves, int cap) noexcept nogil:
+    """Write the next results into `out` and `moves` (room for `cap`); point it back at its own
+    buffers (saved from g.out, g.moves, g.cap) before it grows or is freed."""
+    g.out = out
+    g.moves = moves
+    g.cap = cap

@@ -31,25 +31,9 @@ from cpython.pycapsule cimport PyCapsule_GetName, PyCapsule_GetPointer
 
 include "_walks.pxi"
 
-cdef extern from *:
-    """
-    /* Has the CPU (and the OS: AVX state saved) everything x86-64-v3 code may use? */
-    static int nardy_has_x86_64_v3(void) {
-    #if defined(__x86_64__) && defined(__GNUC__)
-        __builtin_cpu_init();
-    #if !defined(__clang__) && __GNUC__ >= 12
-        return __builtin_cpu_supports("x86-64-v3") != 0;
-    #else
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")
-            && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("movbe")
-            && __builtin_cpu_supports("lzcnt");
-    #endif
-    #else
-        return 0;
-    #endif
-    }
-    """
-    int nardy_has_x86_64_v3() noexcept nogil
+cdef extern from "_cpu.h":
+    enum: NARDY_CPU_X86_64_V3
+    int nardy_cpu_has(int kind) noexcept nogil  # the one CPU-feature switch
 
 ctypedef int (*moves_f)(gen_t*, const int8_t*, int, int) noexcept nogil
 ctypedef int (*moves_scanned_f)(gen_t*, const int8_t*, const scan_t*, int, int) noexcept nogil
@@ -103,7 +87,7 @@ cdef void* exported(object module, str name) except NULL:
 def _find_v3():
     """Take the x86-64-v3 build's entry points, if this CPU can run it and it was built."""
     global v3
-    if not nardy_has_x86_64_v3():
+    if not nardy_cpu_has(NARDY_CPU_X86_64_V3):
         return
     try:
         from nardy import _movegen_v3

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "_cpu.h"
 #include "_features.h"
 
 #define NARDY_NET_UNITS 198
@@ -234,7 +235,7 @@ static int nardy_net_fast = -1;  /* -1: not asked yet */
 /* Use the AVX2+FMA loops if `on` and the CPU has both (tests turn them off to reach the others). */
 static inline int nardy_net_use_avx2(int on) {
 #if defined(__GNUC__) && defined(__x86_64__)
-    nardy_net_fast = on && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    nardy_net_fast = on && nardy_cpu_has(NARDY_CPU_AVX2_FMA);
 #else
     (void)on;
     nardy_net_fast = 0;

@@ -81,6 +81,7 @@ def homes(const int8_t[:, ::1] boards, bint short_game):
     return out
 
 
-def use_avx2(bint on):
-    """Turn the AVX2+FMA loops on or off (tests reach the baseline ones); True if they are on."""
-    return bool(nardy_net_use_avx2(on))
+cdef int net_use_avx2(int on) noexcept nogil:
+    """Use the AVX2+FMA loops if `on` and the CPU has both (the default); 1 if they are used
+    (nardy._hooks.use_net_avx2 turns them off to reach the baseline ones)."""
+    return nardy_net_use_avx2(on)

@@ -13,9 +13,9 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from nardy._bearoff cimport STATES, best_result, home_index
-from nardy._board cimport BAR, CHECKERS, LONG, PLAYING, SHORT, VIEW, flip, judge, mover_left, pips, rules_t, scan, scan_t
+from nardy._board cimport BAR, CHECKERS, LONG, PLAYING, SHORT, VIEW, flip, judge, mover_left, pips, rules_of, rules_t, scan, scan_t
 from nardy._dice cimport below, bitgen_t, roll, roll_off
-from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_t
+from nardy._movegen cimport gen_free, gen_grow, gen_init, gen_moves, gen_skip_moves, gen_t
 from nardy._signals cimport interrupted, reraise
 
 
@@ -185,8 +185,7 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     (main thread only): Ctrl-C raises KeyboardInterrupt.
     """
     cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-    cdef rules_t r
-    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = rules
+    cdef rules_t r = rules_of(rules)
     cdef gen_t g
     cdef trace_t trace
     cdef outcome_t o
@@ -215,7 +214,7 @@ def play_games(int games, object bit_generator, tuple rules, bint koks, bint ope
     cdef volatile const int8_t* stop_flag = &stop[0] if stop is not None else NULL
     if gen_init(&g, &r, cap) < 0:
         raise MemoryError()
-    g.skip_moves = True  # only the chosen result's board is read
+    gen_skip_moves(&g)  # only the chosen result's board is read
     try:
         with bit_generator.lock, nogil:
             i = 0
@@ -276,8 +275,7 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
     its checkers alone (the opponent's removed), then of the turns until its first checker is
     off, playing the "bearoff" policy, over `trials` games."""
     cdef bitgen_t* rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-    cdef rules_t r
-    r.variant, r.head_exception, r.block_rule, r.block_timing, r.last_roll_draw = rules
+    cdef rules_t r = rules_of(rules)
     if bearoff.shape[0] != STATES:
         raise ValueError(f"the bearoff policy needs the table's {STATES} expected turns")
     cdef Py_ssize_t row, n = views.shape[0]
@@ -290,7 +288,7 @@ def race_turns(const int8_t[:, ::1] views, int trials, object bit_generator, tup
     cdef double[:, ::1] o = out
     if gen_init(&g, &r, 512) < 0:
         raise MemoryError()
-    g.skip_moves = True
+    gen_skip_moves(&g)
     try:
         with bit_generator.lock, nogil:
             for row in range(n):

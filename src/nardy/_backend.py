@@ -1,54 +1,58 @@
-"""The thin layer over the two implementations of the rules: the compiled core and the reference.
+"""The one door to the two implementations of the rules: the compiled core and the reference.
 
-Every function takes a mover's-view board as 26 int8 `bytes` and a `Rules`, checks its input,
-calls the chosen backend and turns the core's return codes into nardy's exceptions. The
-backend is "cython" (the default) or "python" (the reference); NARDY_PURE_PYTHON=1 makes the
-reference the default. Importing nardy never falls back to the reference silently: if the
-compiled core is missing, the import fails unless NARDY_PURE_PYTHON=1 asks for the reference.
+`door(backend)` picks the module that answers: `nardy._compiled` (the compiled door, the one
+Python module that imports the core's compiled modules) or its twin `nardy._pure` (the same
+functions over `nardy.reference`). The functions below take a mover's-view board as 26 int8
+`bytes` and a `Rules`, check their input and ask the chosen one. The backend is "cython" (the
+default) or "python" (the reference); NARDY_PURE_PYTHON=1 makes the reference the default.
+Importing nardy never falls back to the reference silently: if the compiled core is missing,
+the import fails unless NARDY_PURE_PYTHON=1 asks for the reference. `compiled` is the compiled
+door for what only the core does (the environment, self-play, the evaluator, the bear-off table);
+with NARDY_PURE_PYTHON=1 it loads on first use, so that `import nardy` loads no compiled module.
 """
 
 from __future__ import annotations
 
 import os
-import struct
-import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import Any
 
-from . import reference
+from . import _pure as pure, reference
+# what crosses the door, and the errors, also under this module's name (the API and the
+# previous release's `nardy.engine` use them from here)
+from ._wire import Board, Pairs, as_bytes, as_ints, check_dice, core_rules, pairs_of, raw_move
 from .errors import GameOverError, InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_choice, check_whole
 from .rules import Rules, Variant
-from .status import Status, describe
-
-Board = tuple[int, ...]
-Pairs = tuple[tuple[int, int], ...]
+from .status import Status
 
 PURE_PYTHON = os.environ.get("NARDY_PURE_PYTHON", "0") not in ("", "0")
-if TYPE_CHECKING:  # typed as the compiled core: its callers have made sure it is there (backend_of)
-    from . import _core as _core
-else:
-    _core = None  # the compiled core's def layer (None when the reference is the default)
+
+
+class _OnFirstUse:
+    """The compiled door, loaded when first used (NARDY_PURE_PYTHON=1: the reference is the default)."""
+
+    def __getattr__(self, name: str) -> Any:
+        from . import _compiled  # the evaluator, the environment, ... still run where the core is built
+
+        return getattr(_compiled, name)
+
+
+compiled: Any
 if PURE_PYTHON:
     BACKEND = "python"
+    compiled = _OnFirstUse()
 else:
     try:
-        from . import _core as _compiled
+        from . import _compiled as compiled
     except ImportError as exc:  # pragma: no cover - a broken build must be loud
         raise ImportError(
             "nardy's compiled core is not built (reinstall with `pip install .`), "
             "or set NARDY_PURE_PYTHON=1 to use the pure-Python reference on purpose"
         ) from exc
-    _core = _compiled
     BACKEND = "cython"
 
 BACKENDS = ("cython", "python")
-_HEAD = {"strict": 0, "permission": 1, "none": 2}
-_BLOCK = {"ahead": 0, "home": 1, "none": 2}
-_TIMING = {"step": 0, "end": 1}
-_local = threading.local()
-_CODES: dict[Rules, tuple[int, int, int, int, int]] = {}
-_PACKING = struct.Struct("26b")
-_last_codes: tuple[Rules | None, tuple[int, int, int, int, int]] = (None, (0, 0, 0, 0, 0))  # the last rules asked for and their codes
 
 
 def backend_of(backend: str | None) -> str:
@@ -56,71 +60,39 @@ def backend_of(backend: str | None) -> str:
     if backend is None:
         return BACKEND
     check_choice(backend, "backend", BACKENDS)
-    if backend == "cython" and _core is None:
+    if backend == "cython" and PURE_PYTHON:
         raise InvalidArgumentError("the compiled core is disabled by NARDY_PURE_PYTHON=1")
     return backend
 
 
-def core_rules(rules: Rules) -> tuple[int, int, int, int, int]:
-    """The rules as the core's small ints: variant, head exception, block rule, timing, last-roll draw."""
-    last = _last_codes
-    if last[0] is rules:  # the common case, without hashing the rules
-        return last[1]
-    codes = _CODES.get(rules)
-    if codes is None:
-        if rules.variant is Variant.SHORT:
-            codes = (1, 2, 2, 0, 0)
-        else:
-            codes = (0, _HEAD[rules.head_exception], _BLOCK[rules.block_rule], _TIMING[rules.block_timing],
-                     int(rules.last_roll_draw))
-        _CODES[rules] = codes
-    _remember(rules, codes)
-    return codes
+_DEFAULT = pure if PURE_PYTHON else compiled
 
 
-def _remember(rules: Rules, codes: tuple[int, int, int, int, int]) -> None:
-    global _last_codes
-    _last_codes = (rules, codes)
+def door(backend: str | None) -> ModuleType | Any:
+    """The module that answers for `backend` (None: the default): `nardy._compiled` or `nardy._pure`."""
+    if backend is None:
+        return _DEFAULT
+    return pure if backend_of(backend) == "python" else compiled
 
 
 def generator() -> Any:
     """This thread's reusable core move generator."""
-    g = getattr(_local, "generator", None)
-    if g is None:
-        g = _local.generator = _core.Generator()
-    return g
+    return compiled.generator()
 
 
 def workspace() -> Any:
     """This thread's reusable batch workspace (`nardy.batch.generate`'s small calls)."""
-    w = getattr(_local, "workspace", None)
-    if w is None:
-        w = _local.workspace = _core.Workspace()
-    return w
-
-
-def check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    return reference.movegen.check_dice(dice)
+    return compiled.workspace()
 
 
 def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None = None, row: int | None = None) -> None:
     """Turn a core return code into the exception the reference raises for the same input."""
-    where = "" if row is None else f"row {row}: "
-    if code == _core.BAD_DICE:
-        raise InvalidDiceError(f"{where}a die shows 1..6, got {tuple(int(d) for d in dice or ())!r}")
-    if code == _core.GAME_OVER:
-        raise GameOverError(f"{where}the game is over: a side has borne off all 15 checkers in {tuple(board)!r}")
-    if code > 0:
-        raise InvalidPositionError(f"{where}invalid position {tuple(board)!r}: {'; '.join(describe(Status(code)))}")
+    compiled.raise_for_code(code, board, dice, row)
 
 
 def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
     """docs/rules.md section 8 problems of a board."""
-    if backend_of(backend) == "python":
-        return reference.status(as_ints(board), rules)
-    import numpy as np
-
-    return Status(int(_core.status(np.frombuffer(board, np.int8).reshape(1, 26), core_rules(rules))[0]))
+    return door(backend).status(board, rules)
 
 
 def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool = False) -> tuple[int, bytes, bytes]:
@@ -130,28 +102,18 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
     bytes of (from, to) pairs padded with -1. The fastest single call; raises like `results`.
     `last_roll`: the opponent may already have borne off all 15 (long nardy, last_roll_draw).
     """
-    try:
-        d1, d2 = dice
-        if type(d1) is not int or type(d2) is not int:
-            d1, d2 = check_dice(dice)
-        code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
-    except (TypeError, ValueError, OverflowError):
-        check_dice(dice)  # names what is wrong with the dice
-        raise
-    if code:
-        raise_for_code(code, as_ints(board), dice)
-    return n, children, moves
+    return compiled.raw_results(board, dice, rules, last_roll)
+
+
+if not PURE_PYTHON:
+    raw_results = compiled.raw_results  # noqa: F811 - the same function, without a call in between
 
 
 def results(
     board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
 ) -> list[tuple[bytes, Pairs]]:
     """The distinct results of a roll, each with one representative step sequence ((from, to) pairs)."""
-    if backend_of(backend) == "python":
-        found = reference.legal_results(as_ints(board), dice, rules, last_roll=last_roll)
-        return [(as_bytes(child), tuple((s, t) for s, t, _ in seqs[0])) for child, seqs in found.items()]
-    n, children, moves = raw_results(board, dice, rules, last_roll)
-    return [(children[26 * i: 26 * i + 26], _pairs(moves[8 * i: 8 * i + 8])) for i in range(n)]
+    return door(backend).results(board, dice, rules, last_roll)
 
 
 def ordered(
@@ -160,38 +122,14 @@ def ordered(
     """`Position.legal_moves`' results from one call: (the dice as ints, the children as 26 int8
     bytes each, their representatives as 8 bytes of (from, to) pairs, -1 padded), sorted by the
     child's array, largest first. Raises like `results`."""
-    if backend_of(backend) == "python":
-        found = sorted(results(board, dice, rules, "python", last_roll), key=lambda r: as_ints(r[0]), reverse=True)
-        return check_dice(dice), [child for child, _ in found], [_raw(pairs) for _, pairs in found]
-    try:
-        d1, d2 = dice
-        if type(d1) is not int or type(d2) is not int:
-            d1, d2 = check_dice(dice)
-        code, children, moves = generator().ordered(board, d1, d2, core_rules(rules), last_roll)
-    except (TypeError, ValueError, OverflowError):
-        check_dice(dice)  # names what is wrong with the dice
-        raise
-    if code:
-        raise_for_code(code, as_ints(board), dice)
-    return (d1, d2), children, moves
+    return door(backend).ordered(board, dice, rules, last_roll)
 
 
 def sequences(
     board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
 ) -> dict[bytes, list[Pairs]]:
     """Every legal step sequence, grouped by the distinct result it reaches."""
-    if backend_of(backend) == "python":
-        found = reference.legal_results(as_ints(board), dice, rules, all_sequences=True, last_roll=last_roll)
-        return {as_bytes(child): [tuple((s, t) for s, t, _ in seq) for seq in seqs] for child, seqs in found.items()}
-    d1, d2 = check_dice(dice)
-    code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules), last_roll)
-    if code:
-        raise_for_code(code, as_ints(board), dice)
-    keys = [child.tobytes() for child in children]
-    grouped: dict[bytes, list[Pairs]] = {key: [] for key in keys}
-    for seq, i in zip(seqs, index.tolist()):
-        grouped[keys[i]].append(_pairs(seq.tobytes()))
-    return grouped
+    return door(backend).sequences(board, dice, rules, last_roll)
 
 
 def machine_memory() -> int | None:
@@ -216,44 +154,15 @@ MAX_PERFT_DEPTH = 16  # short nardy's perft(5) takes hours on one core, perft(6)
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
     """docs/rules.md section 7 perft (depth 0..MAX_PERFT_DEPTH)."""
     check_whole(depth, "perft depth", 0, MAX_PERFT_DEPTH)
-    if backend_of(backend) == "python":
-        return reference.perft(as_ints(board), depth, rules)
-    code, count = _core.perft(board, depth, core_rules(rules))
-    if code:
-        raise_for_code(code, as_ints(board))
-    return int(count)
+    return door(backend).perft(board, depth, rules)
 
 
 def pips(board: bytes, variant: Variant, backend: str | None = None) -> tuple[int, int]:
     """(mover's, opponent's) pip counts."""
-    if backend_of(backend) == "python":
-        return reference.pips(as_ints(board), variant)
-    import numpy as np
-
-    mine, theirs = _core.pips(np.frombuffer(board, np.int8).reshape(1, 26), 0 if variant is Variant.LONG else 1)[0]
-    return int(mine), int(theirs)
+    return door(backend).pips(board, variant)
 
 
-def as_ints(board: bytes | Sequence[int]) -> Board:
-    """A board as a tuple of 26 ints."""
-    if isinstance(board, bytes):
-        return _PACKING.unpack(board)
-    return tuple(int(n) for n in board)
-
-
-def as_bytes(board: Sequence[int]) -> bytes:
-    """A board (26 ints in -128..127) as 26 int8 bytes."""
-    return _PACKING.pack(*board)
-
-
-def _raw(pairs: Pairs) -> bytes:
-    """(from, to) pairs as the core's 8 bytes, -1 padded."""
-    return bytes([n for pair in pairs for n in pair] + [0xFF] * (8 - 2 * len(pairs)))
-
-
-def _pairs(move: bytes) -> Pairs:
-    return tuple((move[i], move[i + 1]) for i in range(0, 8, 2) if move[i] != 0xFF)
-
+_raw, _pairs = raw_move, pairs_of  # the names of the previous release
 
 __all__ = [
     "BACKEND", "BACKENDS", "MAX_PERFT_DEPTH", "generator", "perft", "pips", "raw_results", "results",

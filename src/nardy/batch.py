@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _backend as engine, reference
+from . import _backend as engine
 from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError, is_choice
 from .rules import CHECKERS, Rules, Variant
 
@@ -78,9 +78,9 @@ class Workspace:
     __slots__ = ("_core",)
 
     def __init__(self) -> None:
-        if engine._core is None:
+        if engine.PURE_PYTHON:
             raise InvalidArgumentError("a Workspace needs the compiled core (NARDY_PURE_PYTHON=1 disables it)")
-        self._core = engine._core.Workspace()
+        self._core = engine.compiled.Workspace()
 
     def __reduce__(self) -> tuple[type[Workspace], tuple[()]]:
         """A copy or an unpickled workspace is a new, empty one: buffers are never shared."""
@@ -116,15 +116,15 @@ class Generator:
     __slots__ = ("_rules", "moves", "_core")
     _rules: Rules
     moves: Callable[..., tuple[int, bytes, bytes]]
-    _core: engine._core.Generator | None
+    _core: Any  # the compiled generator, or None under the reference
 
     def __init__(self, rules: Rules | Variant | str) -> None:
         self._rules = rules if type(rules) is Rules else Rules.of(rules)
-        if engine._core is None:
+        if engine.PURE_PYTHON:
             self._core = None
             self.moves = functools.partial(_reference_moves, self._rules)
         else:
-            self._core = engine._core.Generator()
+            self._core = engine.compiled.Generator()
             self._core.bind(engine.core_rules(self._rules), _refuse)
             self.moves = self._core.play  # the core's own method: nothing in between
 
@@ -160,8 +160,6 @@ def _refuse(code: int | None, board: Any, d1: Any, d2: Any) -> tuple[bytes, int,
     if code is None:
         return (_one_board(board), *engine.check_dice((d1, d2)))
     values = engine.as_ints(board)
-    if code == engine._core.BAD_ENTRY:
-        raise InvalidPositionError(f"an entry is outside -15..15: {list(values)}")
     engine.raise_for_code(code, values, (d1, d2))
     raise InvalidPositionError(f"invalid board {list(values)}")  # pragma: no cover - every code raises above
 
@@ -172,7 +170,7 @@ def _reference_moves(rules: Rules, board: Any, d1: Any, d2: Any, last_roll: bool
     if np.frombuffer(board, np.int8).min() < -CHECKERS or np.frombuffer(board, np.int8).max() > CHECKERS:
         raise InvalidPositionError(f"an entry is outside -15..15: {list(engine.as_ints(board))}")
     found = engine.results(board, (d1, d2), rules, "python", bool(last_roll))
-    return len(found), b"".join(child for child, _ in found), b"".join(engine._raw(pairs) for _, pairs in found)
+    return len(found), b"".join(child for child, _ in found), b"".join(engine.raw_move(pairs) for _, pairs in found)
 
 
 def generate(
@@ -212,7 +210,7 @@ def generate(
                 return children, offsets, moves
         if not isinstance(out, Workspace):
             raise InvalidArgumentError(f"out must be a nardy.batch.Workspace or None, got {type(out).__name__}")
-    elif lean and engine._core is not None and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
+    elif lean and not engine.PURE_PYTHON and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
         code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules), True)
         if code == 0:
             return children, offsets, moves
@@ -221,36 +219,18 @@ def generate(
     if engine.backend_of(backend) == "python":
         if out is not None:
             raise InvalidArgumentError("out= needs the compiled core, not backend='python'")
-        return _generate_reference(boards, dice, rules)
+        return engine.pure.generate_rows(boards, dice, rules)
     if out is not None:
         code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
     elif len(boards) < SMALL:
         code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules), True)
     else:
-        code, bad, children, offsets, moves = engine._core.generate(boards, dice, engine.core_rules(rules))
-    if code == engine._core.BUSY:
+        code, bad, children, offsets, moves = engine.compiled.generate(boards, dice, engine.core_rules(rules))
+    if code == engine.compiled.BUSY:
         raise InvalidArgumentError("the Workspace is in use by another thread's call: give each thread its own")
     if code:
         engine.raise_for_code(code, boards[bad].tolist(), dice[bad].tolist(), row=bad)
     return children, offsets, moves
-
-
-def _generate_reference(boards: Boards, dice: npt.NDArray[np.int8], rules: Rules) -> tuple[Boards, Any, Any]:
-    children: list[tuple[int, ...]] = []
-    moves: list[list[int]] = []
-    offsets = [0]
-    for row, (board, roll) in enumerate(zip(boards.tolist(), dice.tolist())):
-        try:
-            found = reference.legal_results(board, roll, rules)
-        except Exception as exc:
-            raise type(exc)(f"row {row}: {exc}") from None
-        for child, sequences in found.items():
-            children.append(child)
-            flat = [n for s, t, _ in sequences[0] for n in (s, t)]
-            moves.append(flat + [-1] * (8 - len(flat)))
-        offsets.append(len(children))
-    return (np.array(children, np.int8).reshape(-1, 26), np.array(offsets, np.int64),
-            np.array(moves, np.int8).reshape(-1, 8))
 
 
 def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int32]:
@@ -261,9 +241,7 @@ def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> n
     """
     boards = as_boards(views)
     variant = Variant.parse(variant)
-    if engine.backend_of(backend) == "python":
-        return np.array([reference.pips(b, variant) for b in boards.tolist()], np.int32).reshape(-1, 2)
-    return engine._core.pips(boards, 0 if variant is Variant.LONG else 1)
+    return engine.door(backend).pips_rows(boards, variant)
 
 
 def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int8]:
@@ -275,10 +253,7 @@ def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None
     """
     boards = as_boards(views)
     rules = Rules.of(rules)
-    if engine.backend_of(backend) == "python":
-        return np.array([(reference.result(b, rules) or (None, 0))[1] for b in boards.tolist()], np.int8)
-    long = rules.variant is Variant.LONG
-    return engine._core.wins(boards, 0 if long else 1, long and rules.koks)
+    return engine.door(backend).wins_rows(boards, rules)
 
 
 def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
@@ -289,30 +264,21 @@ def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | N
     """
     boards = as_boards(views)
     rules = Rules.of(rules)
-    if engine.backend_of(backend) == "python":
-        return np.array(
-            [reference.illegal_block(b, rules, 1) | reference.illegal_block(b, rules, -1) << 1 for b in boards.tolist()],
-            np.uint8,
-        )
-    return engine._core.blocks(boards, engine.core_rules(rules))
+    return engine.door(backend).blocks_rows(boards, rules)
 
 
 def status(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
     """(n,) uint32: each row's `nardy.Status` flags (0 = valid)."""
     boards = as_boards(views)
     rules = Rules.of(rules)
-    if engine.backend_of(backend) == "python":
-        return np.array([reference.status(b, rules) for b in boards.tolist()], np.uint32)
-    return engine._core.status(boards, engine.core_rules(rules))
+    return engine.door(backend).status_rows(boards, rules)
 
 
 def flip(views: Any, variant: Variant | str, *, backend: str | None = None) -> Boards:
     """(n, 26) int8: each row seen by the other side (the turn passed)."""
     boards = as_boards(views)
     variant = Variant.parse(variant)
-    if engine.backend_of(backend) == "python":
-        return np.array([reference.flip(b, variant) for b in boards.tolist()], np.int8).reshape(-1, 26)
-    return engine._core.flip(boards, 0 if variant is Variant.LONG else 1)
+    return engine.door(backend).flip_rows(boards, variant)
 
 
 __all__ = ["Boards", "Workspace", "flip", "generate", "illegal_blocks", "pips", "status", "wins"]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import _net, Color, InvalidArgumentError, InvalidPositionError, NardyError, Position, Rules, batch
+from nardy import _hooks, Color, InvalidArgumentError, InvalidPositionError, NardyError, Position, Rules, batch
 from nardy.evaluation import bearoff as race
 from nardy.play.env import VectorEnv
 from nardy.evaluation.net import OUTPUTS, Net, best_move, default_net, equity, evaluate, rank
@@ -31,8 +31,8 @@ def played_boards(variant: str, steps: int = 30, games: int = 32) -> np.ndarray:
 
 @pytest.fixture(params=[True, False], ids=["avx2", "baseline"])
 def simd(request: pytest.FixtureRequest):
-    yield _net.use_avx2(request.param)
-    _net.use_avx2(True)
+    yield _hooks.use_net_avx2(request.param)
+    _hooks.use_net_avx2(True)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

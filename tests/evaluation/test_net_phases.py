@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from nardy import _net, InvalidArgumentError, Rules
+from nardy import _hooks, _net, InvalidArgumentError, Rules
 from nardy.evaluation.net import EXPERT_UNITS, Net, NetSet, contact, evaluate
 from nardy.evaluation.training import train
 
@@ -28,11 +28,11 @@ def test_expert_forward_matches_numpy(variant: str, hidden: int, simd: bool) -> 
     rows = played_boards(variant, steps=30, games=16)
     net = Net.initial(variant, hidden, seed=4, inputs="expert")
     try:
-        _net.use_avx2(simd)
+        _hooks.use_net_avx2(simd)
         for after in (False, True):
             assert np.abs(net.forward(rows, after=after) - net.forward_reference(rows, after=after)).max() < 1e-5
     finally:
-        _net.use_avx2(True)
+        _hooks.use_net_avx2(True)
 
 
 def header_of(path) -> dict:

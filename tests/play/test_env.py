@@ -15,7 +15,7 @@ from nardy import (
     reference,
     simulate,
 )
-from nardy import _backend as engine
+from nardy import _backend as engine, _core
 from nardy.play.env import VectorEnv, encode
 from nardy.position import own_point
 
@@ -90,7 +90,7 @@ def test_long_random_runs_keep_every_invariant(rules):
         running = ~terminated
         assert (env.plies[running] == plies[running] + 1).all()
         assert (env.colors[running] == 1 - colors[running]).all()
-        flipped = engine._core.flip(np.ascontiguousarray(info["afterstate"][running]), 0 if rules.variant.value == "long" else 1)
+        flipped = _core.flip(np.ascontiguousarray(info["afterstate"][running]), 0 if rules.variant.value == "long" else 1)
         assert (env.boards[running] == flipped).all()
         for i in np.flatnonzero(terminated):
             ended += 1
@@ -257,7 +257,7 @@ def test_encodings_of_played_positions_match_the_description(variant):
         for k in (t % len(after), (3 * t) % len(after)):
             assert features[k].tolist() == pytest.approx(expected_features(tuple(after[k].tolist()), variant, False))
         # the other side's view of the same position swaps the two halves and who is on roll
-        flipped = encode(engine._core.flip(after, 0 if variant == "long" else 1), variant, on_roll=True)
+        flipped = encode(_core.flip(after, 0 if variant == "long" else 1), variant, on_roll=True)
         assert np.array_equal(flipped[:, :98], features[:, 98:196]) and np.array_equal(flipped[:, 98:196], features[:, :98])
         obs, *_ = env.step(env.sample_actions())
 
@@ -298,7 +298,7 @@ def test_best_actions_pick_each_games_highest_value_first_on_ties():
     values = np.random.default_rng(0).integers(0, 3, len(env.afterstates)).astype(np.float64)  # many ties
     expected = [int(np.argmax(values[offsets[i]:offsets[i + 1]])) for i in range(32)]
     assert env.best_actions(values).tolist() == expected
-    pips = engine._core.pips(np.ascontiguousarray(env.afterstates), 0)[:, 0]
+    pips = _core.pips(np.ascontiguousarray(env.afterstates), 0)[:, 0]
     chosen = env.best_actions(-pips)  # a greedy racer: the lowest pip count after the move
     assert (pips[offsets[:-1] + chosen] == np.minimum.reduceat(pips, offsets[:-1])).all()
     for bad in (values[:-1], np.full(len(values), np.nan), values.astype(str)):

@@ -82,14 +82,14 @@ class BearoffTable:
     def index(counts: Sequence[int]) -> int:
         """The state of six home counts (points 1..6), e.g. ``index((2, 0, 0, 0, 0, 0))``."""
         values = _home(counts)
-        return int(_core().indices(_board_rows([values]), 0, 1)[0])
+        return int(engine.compiled.bearoff_indices(_board_rows([values]), 0, 1)[0])
 
     @staticmethod
     def counts(index: int) -> tuple[int, ...]:
         """The six home counts (points 1..6) of a state."""
         if not is_whole(index) or not 0 <= index < STATES:
             raise InvalidArgumentError(f"a bear-off state is a whole number 0..{STATES - 1}, got {index!r}")
-        return tuple(_core().board_of(int(index)))
+        return tuple(engine.compiled.board_of(int(index)))
 
     @cached_property
     def at_least(self) -> Floats:
@@ -112,12 +112,6 @@ class BearoffTable:
 def _survival(p: Floats) -> Floats:
     tail = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]
     return np.ascontiguousarray(np.concatenate([tail, np.zeros((len(p), 1))], axis=1))
-
-
-def _core() -> Any:
-    from .. import _bearoff
-
-    return _bearoff
 
 
 # the cache -------------------------------------------------------------------------------------
@@ -147,7 +141,7 @@ _LOADED: dict[Path, tuple[tuple[int, int] | None, BearoffTable]] = {}
 
 def build() -> BearoffTable:
     """Build the table in the compiled core (no cache involved)."""
-    turns, mean, first, first_mean = _core().build(engine.core_rules(Rules(Variant.SHORT)))
+    turns, mean, first, first_mean = engine.compiled.build_bearoff(engine.core_rules(Rules(Variant.SHORT)))
     return BearoffTable(turns, mean, first, first_mean)
 
 
@@ -293,7 +287,7 @@ def indices(views: Any, *, side: str = "mover", variant: Variant | str = Variant
     boards = batch.as_boards(views)
     check_choice(side, "side", ("mover", "opponent"))
     variant = Variant.parse(variant)
-    found: npt.NDArray[np.int32] = _core().indices(boards, 0 if side == "mover" else 1, 0 if variant is Variant.LONG else 1)
+    found: npt.NDArray[np.int32] = engine.compiled.bearoff_indices(boards, 0 if side == "mover" else 1, 0 if variant is Variant.LONG else 1)
     bad = np.nonzero(found < 0)[0]
     if bad.size:
         row = int(bad[0])
@@ -314,7 +308,7 @@ def expected_turns(views: Any) -> Floats:
     must all be on points 1..6; the opponent's are ignored). Raises `InvalidPositionError`."""
     boards = batch.as_boards(views)
     out: Floats  # (None only with a nonzero code)
-    code, bad, out = _core().expected_turns(boards, load().mean)
+    code, bad, out = engine.compiled.expected_turns(boards, load().mean)
     if code:
         _raise_outside(bad, code, "mover", boards[bad])
     return out
@@ -490,7 +484,7 @@ def race_odds(position: Position) -> RaceOdds:
 def _side(table: BearoffTable, side: npt.NDArray[np.int64], variant: Variant) -> tuple[Floats, Floats, bool]:
     """A side's turn distributions (to bear off all, to the first checker off), and whether exact."""
     if not side[7:].any():
-        state = int(_core().indices(_board_rows([side[1:7]]), 0, 1)[0])
+        state = int(engine.compiled.bearoff_indices(_board_rows([side[1:7]]), 0, 1)[0])
         return table.turns[state], table.first[state], True
     mean = effective_pips_of(side, variant) / PIPS_PER_TURN
     model = MODELS[variant]
@@ -531,7 +525,7 @@ def best_plays(position: Position, dice: Sequence[int], rules: Rules | None = No
     rules = rules_for(position.variant, rules)
     found = engine.results(position.to_bytes(), dice, rules)
     children = np.frombuffer(b"".join(child for child, _ in found), np.int8).reshape(-1, 26)
-    states = _core().indices(children, 0, 1)
+    states = engine.compiled.bearoff_indices(children, 0, 1)
     means = load().mean[states]
     order = sorted((m, s, i) for i, (m, s) in enumerate(zip(means.tolist(), states.tolist())) if m <= means.min() + TIE)
     return [position.move(tuple(dice), found[i][1]) for _, _, i in sorted(order, key=lambda t: t[1])]
@@ -601,7 +595,8 @@ def effective_pips_of(side: npt.NDArray[np.int64], variant: Variant) -> float:
     """One side's effective pips (counts on its own points 1..24, bar at 25): exact from the
     table when all its checkers are home, else the variant's fitted count (`MODELS`)."""
     if not side[7:].any():
-        return PIPS_PER_TURN * float(load().mean[int(_core().indices(_board_rows([side[1:7]]), 0, 1)[0])])
+        state = int(engine.compiled.bearoff_indices(_board_rows([side[1:7]]), 0, 1)[0])
+        return PIPS_PER_TURN * float(load().mean[state])
     return MODELS[variant].effective_pips(side)
 
 

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import batch, files
+from .._backend import compiled
 from ..errors import InvalidArgumentError, InvalidPositionError, check_whole, quoted
 from ..game import Game
 from ..move import Move
@@ -90,8 +91,6 @@ class Net:
     _bias: npt.NDArray[np.float32] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        from .. import _net
-
         if self.inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(self.inputs)}")
         if self.phase not in PHASES:
@@ -99,8 +98,8 @@ class Net:
         units = INPUTS[self.inputs]
         hidden = np.shape(self.w1)[1] if np.ndim(self.w1) == 2 else -1
         shapes = {"w1": (units, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
-        if not (1 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
-            raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {_net.MAX_HIDDEN}, "
+        if not (1 <= hidden <= compiled.MAX_HIDDEN and hidden % 8 == 0):
+            raise InvalidArgumentError(f"a net has a multiple of 8 hidden units, at most {compiled.MAX_HIDDEN}, "
                                        f"got w1 of shape {np.shape(self.w1)}")
         for name, shape in shapes.items():
             given = getattr(self, name)
@@ -152,9 +151,7 @@ class Net:
     def initial(cls, variant: Variant | str, hidden: int = 64, *, seed: int = 0, inputs: str = "td198",
                 phase: str = "any") -> Net:
         """An untrained net: small random weights (the start of training)."""
-        from .. import _net
-
-        check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, _net.MAX_HIDDEN)
+        check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, compiled.MAX_HIDDEN)
         check_whole(seed, "seed", 0)
         if inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(inputs)}")
@@ -217,25 +214,21 @@ class Net:
     def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
         """The raw outputs (m, 5) float32 for each board (mover's view; `after`: an afterstate,
         the other side on roll, outputs for that side), with no exact answers substituted."""
-        from .. import _net
-
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
-        _net.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2, self.b2,
-                     out, self.expert)
+        compiled.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2,
+                         self.b2, out, self.expert)
         return out
 
     def inputs_of(self, boards: Any) -> npt.NDArray[np.float32]:
         """The net's input units (m, units) of mover's-view boards, the positive side on roll (what
         training fits)."""
-        from .. import _net
-
         rows = batch.as_boards(boards)
         x = encode(rows, self.variant, on_roll=True)
         if not self.expert:
             return x
-        return np.concatenate([x, _net.features(np.ascontiguousarray(rows, np.int8), self.variant is Variant.SHORT,
-                                                False)], axis=1)
+        return np.concatenate([x, compiled.features(np.ascontiguousarray(rows, np.int8), self.variant is Variant.SHORT,
+                                                    False)], axis=1)
 
     def forward_reference(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float64]:
         """`forward` in numpy from `nardy.play.env.encode`'s units (the definition the core is tested against)."""
@@ -295,10 +288,8 @@ class NetSet:
 def contact(boards: Any, variant: Variant | str) -> npt.NDArray[np.bool_]:
     """Whether a checker of either side has still to pass one of the other's, for each board
     (the other boards are races: a `NetSet` judges them by its race net)."""
-    from .. import _net
-
     rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
-    return _net.features(rows, Variant.parse(variant) is Variant.SHORT, False)[:, EXPERT_UNITS - 1] > 0
+    return compiled.features(rows, Variant.parse(variant) is Variant.SHORT, False)[:, EXPERT_UNITS - 1] > 0
 
 
 # a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
@@ -341,11 +332,9 @@ def _read_net_file(f: Any) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
         units = _units_of(header)
         w1_shape = _npy_header(archive, members["w1"])[0]
         hidden = w1_shape[1] if len(w1_shape) == 2 else -1
-        from .. import _net
-
-        if not (8 <= hidden <= _net.MAX_HIDDEN and hidden % 8 == 0):
+        if not (8 <= hidden <= compiled.MAX_HIDDEN and hidden % 8 == 0):
             raise _NotANet(f"w1 of shape {quoted(w1_shape)}, a net's is ({units}, hidden), "
-                           f"hidden a multiple of 8 up to {_net.MAX_HIDDEN}")
+                           f"hidden a multiple of 8 up to {compiled.MAX_HIDDEN}")
         shapes = {"w1": (units, hidden), "b1": (hidden,), "w2": (len(OUTPUTS), hidden), "b2": (len(OUTPUTS),)}
         arrays = {name: _read_member(archive, members[name],
                                      lambda shape, dtype, want=want: shape == want and dtype.kind == "f"
@@ -584,9 +573,7 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
 
 def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
     """Rows whose checkers all stand in their own homes (or off): both sides within the table."""
-    from .. import _net
-
-    return _net.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
+    return compiled.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
 
 
 def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet, *, after: bool) -> Floats:

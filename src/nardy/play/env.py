@@ -97,7 +97,7 @@ def encode(
         raise InvalidArgumentError(f"on_roll is True (we are on roll) or False (an afterstate), got {quoted(on_roll)}")
     array = _boards(boards)
     rules = Rules(variant) if variant is Variant.SHORT else Rules(variant, block_rule="none")
-    found = engine._core.status(array, engine.core_rules(rules))
+    found = engine.compiled.status_rows(array, rules)
     bad = np.flatnonzero(found)
     if bad.size:
         i = int(bad[0])
@@ -108,10 +108,8 @@ def encode(
         if rolled.shape != (len(array), 2) or rolled.dtype.kind not in "iu" or ((rolled < 1) | (rolled > 6)).any():
             raise InvalidArgumentError(f"dice must be an ({len(array)}, 2) array of whole numbers 1..6, got {rolled!r}")
         rolled = np.ascontiguousarray(rolled, np.int8)
-    from .. import _env
-
     width = BOARD_FEATURES if rolled is None else OBSERVATION_FEATURES
-    return _env.encode(array, 0 if variant is Variant.LONG else 1, bool(on_roll), rolled, _rows(out, len(array), width))
+    return engine.compiled.encode(array, 0 if variant is Variant.LONG else 1, bool(on_roll), rolled, _rows(out, len(array), width))
 
 
 def _rows(out: npt.NDArray[np.float32] | None, rows: int, width: int) -> npt.NDArray[np.float32] | None:
@@ -164,8 +162,6 @@ class VectorEnv:
         self, rules: Rules | Variant | str, num_envs: int, *, seed: int | Sequence[int] | None = None,
         observation: str = "board", max_plies: int = MAX_PLIES, start: Position | None = None,
     ) -> None:
-        from .. import _env
-
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         check_whole(num_envs, "num_envs", 1)
         check_choice(observation, "observation", OBSERVATIONS)
@@ -179,8 +175,9 @@ class VectorEnv:
         first_mover, view = self._start(start)
         koks = self.rules.variant is Variant.LONG and self.rules.koks
         try:
-            self._games = _env.Games(num_envs, engine.core_rules(self.rules), koks, self.rules.opening == "dice",
-                                     view, self._generators(self.seed), max_plies, first_mover)
+            self._games = engine.compiled.Games(num_envs, engine.core_rules(self.rules), koks,
+                                                self.rules.opening == "dice", view, self._generators(self.seed),
+                                                max_plies, first_mover)
         except MemoryError as exc:
             raise InvalidArgumentError(_memory_message(num_envs, "could not be allocated")) from exc
         self._started = False
@@ -409,9 +406,7 @@ class VectorEnv:
 
 
 def _encoded(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.float32]:
-    from .. import _env
-
-    return _env.encode(np.ascontiguousarray(boards), 0 if variant is Variant.LONG else 1, False)
+    return engine.compiled.encode(np.ascontiguousarray(boards), 0 if variant is Variant.LONG else 1, False)
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:

@@ -244,7 +244,7 @@ class NardyEnv(gymnasium.Env):
             return None
         self._over = True
         self._board = info["afterstate"][0].copy() if mover == actor else \
-            engine._core.flip(np.ascontiguousarray(info["afterstate"][:1]), self.rules.variant is Variant.SHORT)[0]
+            engine.compiled.flip_rows(np.ascontiguousarray(info["afterstate"][:1]), self.rules.variant)[0]
         self._dice = []
         self._mask = np.zeros(ACTIONS, np.bool_)
         reward = float(rewards[0]) if mover == actor else -float(rewards[0])

@@ -393,17 +393,15 @@ def play_chunk(chunk: Chunk, stop: npt.NDArray[np.int8] | None = None) -> dict[s
     bit_generator = np.random.PCG64(chunk.seed)
     if callable(chunk.policy):
         return _play_evaluated(chunk.games, bit_generator, chunk.rules, chunk.policy, chunk.start, chunk.first_mover)
-    from .. import _simulate
-
     rules = chunk.rules
     bearoff = None
     if chunk.policy == "bearoff":
         from ..evaluation.bearoff import load
 
         bearoff = load().mean  # the expected turns of every bear-off state (cached per process)
-    out = _simulate.play_games(chunk.games, bit_generator, engine.core_rules(rules),
+    out = engine.compiled.play_games(chunk.games, bit_generator, engine.core_rules(rules),
                                rules.variant is Variant.LONG and rules.koks, rules.opening == "dice",
-                               _simulate.POLICIES[chunk.policy], chunk.start, chunk.first_mover, chunk.record,
+                               engine.compiled.POLICIES[chunk.policy], chunk.start, chunk.first_mover, chunk.record,
                                bearoff, MAX_PLIES, stop)
     if out.get("error") == "too long":
         raise _too_long(chunk.start)
