@@ -30,17 +30,18 @@
 
 #define NARDY_NET_POINT_ROWS (1 + 2 * 24 * 15)
 
-/* Row of `points` for each point p = 1..24 and entry c = -15..15 (index c + 15) of a board. */
-typedef struct { int32_t row[25][31]; } nardy_net_lut;
+/* Where in `points` (row times `hidden`) the row of point p = 1..24 and entry c = -15..15
+ * (index c + 16) of a board starts. */
+typedef struct { int32_t at[25][32]; } nardy_net_lut;
 
-static inline void nardy_net_lut_init(nardy_net_lut *lut, int short_game, int flip) {
+static inline void nardy_net_lut_init(nardy_net_lut *lut, int short_game, int flip, int hidden) {
     for (int p = 1; p <= 24; p++) {
         int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12);   /* p in the negative side's numbers */
         for (int c = -15; c <= 15; c++) {
             int mine = flip ? -c : c;                              /* > 0: the side on roll's checkers */
             int n = c < 0 ? -c : c;
             int own = (c > 0) ? p : q;                             /* the point in its holder's numbers */
-            lut->row[p][c + 15] = c == 0 ? 0 : 1 + ((mine < 0) * 24 + own - 1) * 15 + n - 1;
+            lut->at[p][c + 16] = (c == 0 ? 0 : 1 + ((mine < 0) * 24 + own - 1) * 15 + n - 1) * hidden;
         }
     }
 }
@@ -88,7 +89,7 @@ static inline __attribute__((always_inline)) void nardy_net_body(
         for (int j = 0; j < hidden; j++)
             h[j] = bias[j];
         for (int p = 1; p <= 24; p++) {
-            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * hidden;
+            const float *row = points + lut->at[p][b[p] + 16];
             for (int j = 0; j < hidden; j++)
                 h[j] += row[j];
         }
@@ -180,7 +181,7 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
         int k = 0;
         for (uint32_t m = occupied; m; m &= m - 1) {
             int p = __builtin_ctz(m);
-            rows[k++] = points + (ptrdiff_t)lut->row[p][b[p] + 15] * H;
+            rows[k++] = points + lut->at[p][b[p] + 16];
         }
         if (short_game) {
             in[0] = counts[2] * 0.5f;
@@ -272,7 +273,7 @@ static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_g
                                   const float *w1, const float *bias, const float *w2, const float *b2, int hidden,
                                   const float *fw, float *out) {
     nardy_net_lut lut;
-    nardy_net_lut_init(&lut, short_game, flip);
+    nardy_net_lut_init(&lut, short_game, flip, hidden);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
