@@ -45,7 +45,9 @@ def check(rows: np.ndarray, variant: str, flip: bool) -> None:
 
 @pytest.mark.parametrize("flip", [False, True])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_core_features_match_python_on_played_boards(variant: str, flip: bool, simd: bool) -> None:
+def test_core_features_match_python_on_played_boards(variant: str, flip: bool) -> None:
+    """(By the AVX2 loops where the CPU has them; the baseline ones give the same inputs to the
+    bit: test_both_loops_give_the_same_inputs.)"""
     check(played_boards(variant)[::7], variant, flip)
 
 
