@@ -12,8 +12,9 @@
  * 28 of _features.h, computed per board, each times its row.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
- * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA (the hidden layer in
- * registers), chosen at run time, never by build flags. The two may differ in the last bits.
+ * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
+ * layer in registers, the expert inputs from byte vectors), chosen at run time, never by build
+ * flags. The two may differ in the last bits (the inputs never do).
  */
 #ifndef NARDY_NET_H
 #define NARDY_NET_H
