@@ -9,6 +9,7 @@ enum {
     NARDY_CPU_AVX2 = 1,        /* AVX2 */
     NARDY_CPU_AVX2_FMA = 2,    /* AVX2 and FMA */
     NARDY_CPU_X86_64_V3 = 3,   /* everything x86-64-v3 code may use: AVX2, BMI1/2, FMA, F16C, MOVBE, LZCNT */
+    NARDY_CPU_NET = 4,         /* the evaluator's loops (_net.h, _features.h): AVX2, FMA, BMI1/2, POPCNT */
 };
 
 static inline int nardy_cpu_has(int kind) {
@@ -29,6 +30,9 @@ static inline int nardy_cpu_has(int kind) {
             && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("movbe")
             && __builtin_cpu_supports("lzcnt");
 #endif
+    case NARDY_CPU_NET:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi")
+            && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
     default:
         return 0;
     }

@@ -20,7 +20,7 @@
 #define NARDY_FEAT_SIDE 13
 #define NARDY_FEAT_COUNT (2 * NARDY_FEAT_SIDE + 2)
 
-static uint8_t nardy_feat_escape_table[4096];
+static uint8_t nardy_feat_escape_table[4096 + 4];   /* (+4: the AVX2 path gathers 4 bytes at a time) */
 static int nardy_feat_ready = 0;
 
 /* Rolls (of 36) with which a checker lands beyond every blocked distance of `mask` (bit i:
@@ -253,5 +253,238 @@ static inline void nardy_features(const int8_t *b, int short_game, int flip, flo
     int brk = short_game ? 1 : 12;
     f[2 * NARDY_FEAT_SIDE + 1] = (f[brk] > 0 || f[NARDY_FEAT_SIDE + brk] > 0) ? 1.0f : 0.0f;
 }
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+
+/* The same 28 inputs with AVX2 (and BMI, POPCNT), for the forward pass's AVX2 loops: each side
+ * is one vector of 32 signed bytes in its own numbers (its checkers > 0, the other side's < 0),
+ * its masks are compares, its sums (pips, timing, the checkers past the other side, ...) dot
+ * products with constant weights, and the shots take the six dice in six lanes. Every value is
+ * an integer before the one division that makes it a float, so both paths give the same floats
+ * (tests/evaluation/test_features.py checks each against the Python definition). */
+#define NARDY_FEAT_ISA "avx2,fma,bmi,bmi2,popcnt"
+
+/* Bits of the lanes of a (8 x 32) that are not zero. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline int nardy_feat_nonzero8(__m256i a) {
+    return ~_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()))) & 0xFF;
+}
+
+/* The shots of nardy_feat_shots, the dice in lanes (lane d - 1: a die of d; lanes 6, 7 idle). */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_feat_shots_avx2(
+        uint32_t opp, uint32_t made, uint32_t blots, int *direct, int *any) {
+    const __m256i dice = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 32, 32);   /* (a shift by 32 gives 0) */
+    const __m256i open_points = _mm256_set1_epi32((int)(~made & 0x1FFFFFEu));
+    const __m256i vblots = _mm256_set1_epi32((int)blots);
+    __m256i land = _mm256_and_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)opp), dice),
+                                    _mm256_set1_epi32(0x1FFFFFE));
+    __m256i open_ = _mm256_and_si256(land, open_points);
+    __m256i hits = _mm256_and_si256(land, vblots);
+    int hit = nardy_feat_nonzero8(hits);                                 /* bit d - 1: a die of d hits */
+    int k = __builtin_popcount((unsigned)hit);
+    __m256i m = open_;                                                   /* doubles: up to four steps */
+    for (int step = 1; step < 4; step++) {
+        m = _mm256_and_si256(_mm256_sllv_epi32(m, dice), open_points);
+        hits = _mm256_or_si256(hits, _mm256_and_si256(m, vblots));
+    }
+    int count = __builtin_popcount((unsigned)nardy_feat_nonzero8(hits));
+    uint32_t opens[8] __attribute__((aligned(32)));
+    _mm256_store_si256((__m256i *)opens, open_);
+    for (int a = 1; a <= 5; a++) {                                      /* a, b (b > a) and b, a */
+        __m256i x = _mm256_or_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)opens[a - 1]), dice),
+                                    _mm256_sll_epi32(open_, _mm_cvtsi32_si128(a)));
+        int both = nardy_feat_nonzero8(_mm256_and_si256(x, vblots)) | hit | (((hit >> (a - 1)) & 1) ? 0x3F : 0);
+        count += 2 * __builtin_popcount((unsigned)(both & 0x3F & ~((1 << a) - 1)));
+    }
+    *direct = 36 - (6 - k) * (6 - k);
+    *any = count;
+}
+
+/* A side in its own numbers, from its vector of signed bytes. */
+typedef struct {
+    uint32_t held, made, blots;   /* its points (bits 1..24) */
+    uint32_t opp, opp_made;       /* the other side's points on its numbers (opp: short nardy's bar as bit 0) */
+    int top, bar, count, head;    /* its rearmost point (0: none), checkers on its bar, on points 1..24, on 24 */
+    int sums[8];                  /* the dot products of nardy_feat_view_avx2 */
+} nardy_feat_view_t;
+
+__attribute__((target(NARDY_FEAT_ISA))) static inline int nardy_feat_mask(__m256i a) {
+    return _mm256_movemask_epi8(a);
+}
+
+/* Sum of each of four vectors of eight int32 lanes into out[0..3]. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline void nardy_feat_sum4(__m256i a, __m256i b, __m256i c, __m256i d,
+                                                                          int *out) {
+    __m256i s = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+    _mm_storeu_si128((__m128i *)out, _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1)));
+}
+
+__attribute__((target(NARDY_FEAT_ISA))) static inline __m256i nardy_feat_dot(__m256i own, __m256i w) {
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(own, w), _mm256_set1_epi16(1));
+}
+
+/* sums: 0 pips, 1 pips past the other side's rearmost checker (brk), 2 checkers past it,
+ * 3 all checkers (bar included); short: 4 timing, 5 back (bar included); long: 4 on 13..24,
+ * 5 on 1..6. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_feat_view_avx2(
+        __m256i s, int short_game, nardy_feat_view_t *v) {
+    const uint32_t board = 0x1FFFFFE;
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
+    const __m256i index = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                                           20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    __m256i own = _mm256_max_epi8(s, zero);
+    uint32_t held = (uint32_t)nardy_feat_mask(_mm256_cmpgt_epi8(s, zero));
+    v->held = held & board;
+    v->made = (uint32_t)nardy_feat_mask(_mm256_cmpgt_epi8(s, one)) & board;
+    v->blots = (uint32_t)nardy_feat_mask(_mm256_cmpeq_epi8(s, one)) & board;
+    uint32_t opp = (uint32_t)nardy_feat_mask(_mm256_cmpgt_epi8(zero, s));
+    v->opp = opp & (short_game ? board | 1u : board);
+    v->opp_made = (uint32_t)nardy_feat_mask(_mm256_cmpgt_epi8(_mm256_set1_epi8(-1), s)) & board;
+    held &= short_game ? 0x3FFFFFEu : board;                         /* (bit 25: the bar) */
+    v->top = held ? 31 - __builtin_clz(held) : 0;
+    v->bar = short_game ? (int)(int8_t)_mm256_extract_epi8(s, 25) : 0;
+    v->head = (int)(int8_t)_mm256_extract_epi8(own, 24);
+    int low = v->opp ? __builtin_ctz(v->opp) : 99;
+    __m256i past = _mm256_subs_epu8(index, _mm256_set1_epi8((char)low));   /* x - low where x > low, else 0 */
+    __m256i w_pips = short_game ? index : _mm256_min_epu8(index, _mm256_set1_epi8(24));
+    __m256i a = nardy_feat_dot(own, w_pips), b = nardy_feat_dot(own, past);
+    __m256i c = nardy_feat_dot(own, _mm256_min_epu8(past, one)), d = nardy_feat_dot(own, one);
+    __m256i e, f;
+    if (short_game) {
+        e = nardy_feat_dot(own, _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+                                                 14, 15, 16, 17, 18, 19, 0, 0, 0, 0, 0, 0));
+        f = nardy_feat_dot(own, _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+                                                 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0));
+    } else {
+        e = nardy_feat_dot(own, _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                                 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0));
+        f = nardy_feat_dot(own, _mm256_setr_epi8(0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    }
+    nardy_feat_sum4(a, b, c, d, v->sums);
+    nardy_feat_sum4(e, f, zero, zero, v->sums + 4);
+    v->count = v->sums[3] - v->bar;
+}
+
+/* The longest run of set bits: six passes without a branch, then a loop for longer ones. */
+static inline int nardy_feat_longest_run6(uint32_t bits) {
+    int run = 0;
+    for (int k = 0; k < 6; k++) {
+        run += bits != 0;
+        bits &= bits >> 1;
+    }
+    while (bits) {
+        bits &= bits >> 1;
+        run++;
+    }
+    return run;
+}
+
+/* The fewest escapes from S's points 13..24 past the points `blocked` (nardy_feat_escapes, gathered). */
+__attribute__((target(NARDY_FEAT_ISA))) static inline int nardy_feat_trapped_avx2(uint32_t blocked) {
+    const int *table = (const int *)(const void *)nardy_feat_escape_table;   /* (bytes, read 4 at a time) */
+    __m256i w = _mm256_set1_epi32((int)blocked), mask = _mm256_set1_epi32(0xFFF);
+    __m256i lo = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8)), mask);
+    __m256i hi = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_setr_epi32(9, 10, 11, 12, 12, 12, 12, 12)), mask);
+    __m256i bytes = _mm256_set1_epi32(0xFF);
+    __m256i e = _mm256_min_epu32(_mm256_and_si256(_mm256_i32gather_epi32(table, lo, 1), bytes),
+                                 _mm256_and_si256(_mm256_i32gather_epi32(table, hi, 1), bytes));
+    __m128i m = _mm_min_epu32(_mm256_castsi256_si128(e), _mm256_extracti128_si256(e, 1));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4E));
+    m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xB1));
+    return _mm_cvtsi128_si32(m);
+}
+
+/* The 13 inputs of side S (`o`: the other side O), as nardy_feat_side. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_feat_side_avx2(
+        const nardy_feat_view_t *s, const nardy_feat_view_t *o, int short_game, float *f) {
+    int brk = s->sums[1], free_ = s->sums[3] - s->sums[2];
+    f[0] = s->sums[0] / 100.0f;
+    if (short_game) {
+        int direct, any, opp_bar = s->opp & 1, home = __builtin_popcount(s->made & 0x7E);
+        nardy_feat_shots_avx2(s->opp, s->made, s->blots, &direct, &any);
+        int trapped = nardy_feat_trapped_avx2(s->opp_made);
+        f[1] = brk / 100.0f;
+        f[2] = __builtin_popcount(s->blots) / 8.0f;
+        f[3] = any / 36.0f;
+        f[4] = home / 6.0f;
+        f[5] = nardy_feat_longest_run6(s->made) / 6.0f;
+        f[6] = __builtin_popcount(s->made & (0x3Fu << 19)) / 3.0f;
+        f[7] = (s->top ? nardy_feat_escapes(s->opp_made, s->top) : 36) / 36.0f;
+        f[8] = 1.0f - trapped / 36.0f;
+        f[9] = s->sums[5] / 5.0f;
+        f[10] = s->sums[4] / 100.0f;
+        f[11] = opp_bar ? (home / 6.0f) * (home / 6.0f) : 0.0f;
+        f[12] = direct / 36.0f;
+    } else {
+        int run = nardy_feat_longest_run6(s->held);
+        uint32_t mine = o->opp;                     /* S's points in O's numbers */
+        int t = o->top;
+        uint32_t ahead12 = t > 1 ? mine & (((1u << (t - 1)) - 1) << 1) & ~((t > 13 ? (1u << (t - 12)) : 1u) - 1) : 0;
+        uint32_t ahead6 = t > 1 ? mine & (((1u << (t - 1)) - 1) << 1) & ~((t > 7 ? (1u << (t - 6)) : 1u) - 1) : 0;
+        int trapped = nardy_feat_trapped_avx2(s->opp);
+        f[1] = s->head / 15.0f;
+        f[2] = s->sums[4] / 15.0f;
+        f[3] = free_ / 15.0f;
+        f[4] = run / 6.0f;
+        f[5] = run >= 5 ? 1.0f : 0.0f;
+        f[6] = __builtin_popcount(ahead6) / 6.0f;
+        f[7] = __builtin_popcount(ahead12) / 12.0f;
+        f[8] = (s->top ? nardy_feat_escapes(s->opp, s->top) : 36) / 36.0f;
+        f[9] = 1.0f - trapped / 36.0f;
+        f[10] = __builtin_popcount(s->held & 0x7E) / 6.0f;
+        f[11] = s->sums[5] / 15.0f;
+        f[12] = brk / 100.0f;
+    }
+}
+
+/* The two sides' vectors of a board: `pos` (its positive side's numbers), `neg` (its negative
+ * side's); two 16-byte reads (entries 0..15 and 10..25), within the row. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_feat_vectors(
+        const int8_t *b, int short_game, __m256i *pos, __m256i *neg) {
+    __m128i lo = _mm_loadu_si128((const __m128i *)b), hi = _mm_loadu_si128((const __m128i *)(b + 10));
+    __m256i p = _mm256_set_m128i(_mm_srli_si128(hi, 6), lo), n;
+    if (short_game) {                              /* q <- 25 - q */
+        n = _mm256_set_m128i(_mm_shuffle_epi8(lo, _mm_setr_epi8(9, 8, 7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1)),
+                             _mm_shuffle_epi8(hi, _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)));
+    } else {                                       /* q <- q + 12 (q <= 12), q - 12; no bars */
+        const __m256i points = _mm256_setr_epi8(0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0);
+        p = _mm256_and_si256(p, points);
+        n = _mm256_set_m128i(_mm_shuffle_epi8(lo, _mm_setr_epi8(4, 5, 6, 7, 8, 9, 10, 11, 12, -1, -1, -1, -1, -1, -1, -1)),
+                             _mm_or_si128(_mm_shuffle_epi8(hi, _mm_setr_epi8(-1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                                                                             -1, -1, -1)),
+                                          _mm_shuffle_epi8(lo, _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                                                             -1, -1, -1, 1, 2, 3))));
+    }
+    *pos = p;
+    *neg = _mm256_sub_epi8(_mm256_setzero_si256(), n);
+}
+
+/* nardy_features with AVX2 (the CPU must have NARDY_FEAT_ISA); also the checkers of each side on
+ * points 1..24 and on its bar (counts[0..3]: us, them; us's bar, them's bar) and the points
+ * the board occupies (bits 1..24), for the forward pass. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_features_avx2(
+        const int8_t *b, int short_game, int flip, int want, float *f, int *counts, uint32_t *occupied) {
+    __m256i pos, neg;
+    nardy_feat_vectors(b, short_game, &pos, &neg);
+    nardy_feat_view_t vp, vn;
+    nardy_feat_view_avx2(pos, short_game, &vp);
+    nardy_feat_view_avx2(neg, short_game, &vn);
+    const nardy_feat_view_t *us = flip ? &vn : &vp, *them = flip ? &vp : &vn;
+    counts[0] = us->count;
+    counts[1] = them->count;
+    counts[2] = us->bar;
+    counts[3] = them->bar;
+    *occupied = vp.held | vp.opp;
+    *occupied &= 0x1FFFFFE;
+    if (!want)
+        return;
+    nardy_feat_side_avx2(us, them, short_game, f);
+    nardy_feat_side_avx2(them, us, short_game, f + NARDY_FEAT_SIDE);
+    f[2 * NARDY_FEAT_SIDE] = (them->sums[0] - us->sums[0]) / 100.0f;
+    f[2 * NARDY_FEAT_SIDE + 1] = (us->sums[1] > 0 || them->sums[1] > 0) ? 1.0f : 0.0f;
+}
+#endif
 
 #endif

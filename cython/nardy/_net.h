@@ -12,8 +12,9 @@
  * 28 of _features.h, computed per board, each times its row.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
- * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA (the hidden layer in
- * registers), chosen at run time, never by build flags. The two may differ in the last bits.
+ * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
+ * layer in registers, the expert inputs from byte vectors), chosen at run time, never by build
+ * flags. The two may differ in the last bits (the inputs never do).
  */
 #ifndef NARDY_NET_H
 #define NARDY_NET_H
@@ -31,17 +32,18 @@
 
 #define NARDY_NET_POINT_ROWS (1 + 2 * 24 * 15)
 
-/* Row of `points` for each point p = 1..24 and entry c = -15..15 (index c + 15) of a board. */
-typedef struct { int32_t row[25][31]; } nardy_net_lut;
+/* Where in `points` (row times `hidden`) the row of point p = 1..24 and entry c = -15..15
+ * (index c + 16) of a board starts. */
+typedef struct { int32_t at[25][32]; } nardy_net_lut;
 
-static inline void nardy_net_lut_init(nardy_net_lut *lut, int short_game, int flip) {
+static inline void nardy_net_lut_init(nardy_net_lut *lut, int short_game, int flip, int hidden) {
     for (int p = 1; p <= 24; p++) {
         int q = short_game ? 25 - p : (p <= 12 ? p + 12 : p - 12);   /* p in the negative side's numbers */
         for (int c = -15; c <= 15; c++) {
             int mine = flip ? -c : c;                              /* > 0: the side on roll's checkers */
             int n = c < 0 ? -c : c;
             int own = (c > 0) ? p : q;                             /* the point in its holder's numbers */
-            lut->row[p][c + 15] = c == 0 ? 0 : 1 + ((mine < 0) * 24 + own - 1) * 15 + n - 1;
+            lut->at[p][c + 16] = (c == 0 ? 0 : 1 + ((mine < 0) * 24 + own - 1) * 15 + n - 1) * hidden;
         }
     }
 }
@@ -89,7 +91,7 @@ static inline __attribute__((always_inline)) void nardy_net_body(
         for (int j = 0; j < hidden; j++)
             h[j] = bias[j];
         for (int p = 1; p <= 24; p++) {
-            const float *row = points + (ptrdiff_t)lut->row[p][b[p] + 15] * hidden;
+            const float *row = points + lut->at[p][b[p] + 16];
             for (int j = 0; j < hidden; j++)
                 h[j] += row[j];
         }
@@ -156,68 +158,89 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
     return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), ex));
 }
 
-/* 64 and 128 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers
- * (the board's rows looked up once), each part's share of the outputs summed as it is done. */
-__attribute__((target("avx2,fma"))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
+/* 64 and 128 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers,
+ * each part's share of the outputs summed as it is done. Only the rows of the occupied points
+ * and of the inputs that are not zero are added (adding zero changes no sum), in the order of
+ * the baseline loops, so the sums are the same. The board's inputs come from _features.h's
+ * AVX2 path. */
+__attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut, const float *points,
         const float *w1, const float *bias, const float *w2, const float *b2, const int H, const float *fw,
         float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
-    float x[4], f[NARDY_FEAT_COUNT];
+    float in[4 + NARDY_FEAT_COUNT] __attribute__((aligned(32))) = {0};   /* units 96, 97, 194, 195; the expert inputs */
+    const float *input_rows[4 + NARDY_FEAT_COUNT];
+    for (int e = 0; e < 4; e++)
+        input_rows[e] = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H;
+    for (int e = 0; e < NARDY_FEAT_COUNT; e++)
+        input_rows[4 + e] = fw ? fw + (ptrdiff_t)e * H : w1;
     const float *rows[24];
+    int counts[4];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
-        for (int p = 1; p <= 24; p++)
-            rows[p - 1] = points + (ptrdiff_t)lut->row[p][b[p] + 15] * H;
-        nardy_net_extras(b, short_game, flip, x);
-        if (fw)
-            nardy_features(b, short_game, flip, f);
+        uint32_t occupied;
+        nardy_features_avx2(b, short_game, flip, fw != NULL, in + 4, counts, &occupied);
+        int k = 0;
+        for (uint32_t m = occupied; m; m &= m - 1) {
+            int p = __builtin_ctz(m);
+            rows[k++] = points + lut->at[p][b[p] + 16];
+        }
+        if (short_game) {
+            in[0] = counts[2] * 0.5f;
+            in[1] = (15 - counts[0] - counts[2]) / 15.0f;
+            in[2] = counts[3] * 0.5f;
+            in[3] = (15 - counts[1] - counts[3]) / 15.0f;
+        } else {
+            in[0] = (15 - counts[0]) / 15.0f;
+            in[1] = flip ? b[12] == -15 : b[24] == 15;
+            in[2] = (15 - counts[1]) / 15.0f;
+            in[3] = flip ? b[24] == 15 : b[12] == -15;
+        }
+        uint32_t inputs = 0;                        /* bit e: in[e] is not zero */
+        for (int e = 0; e < (fw ? 4 + NARDY_FEAT_COUNT : 4); e += 8)
+            inputs |= (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_load_ps(in + e), _mm256_setzero_ps(),
+                                                                 _CMP_NEQ_UQ)) << e;
+        if (!fw)
+            inputs &= 0xF;
         __m256 acc[NARDY_NET_OUTPUTS];
-        for (int k = 0; k < NARDY_NET_OUTPUTS; k++)
-            acc[k] = _mm256_setzero_ps();
+        for (int k2 = 0; k2 < NARDY_NET_OUTPUTS; k2++)
+            acc[k2] = _mm256_setzero_ps();
         for (int c = 0; c < H; c += 64) {
             __m256 h[8];
             for (int l = 0; l < 8; l++)
                 h[l] = _mm256_loadu_ps(bias + c + 8 * l);
-            for (int p = 0; p < 24; p++)
+            for (int r = 0; r < k; r++)
                 for (int l = 0; l < 8; l++)
-                    h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(rows[p] + c + 8 * l));
-            for (int e = 0; e < 4; e++) {
-                const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H + c;
-                __m256 v = _mm256_set1_ps(x[e]);
+                    h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(rows[r] + c + 8 * l));
+            for (uint32_t m = inputs; m; m &= m - 1) {
+                int e = __builtin_ctz(m);
+                const float *row = input_rows[e] + c;
+                __m256 v = _mm256_broadcast_ss(in + e);
                 for (int l = 0; l < 8; l++)
                     h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
             }
-            if (fw) {
-                for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
-                    const float *row = fw + (ptrdiff_t)e * H + c;
-                    __m256 v = _mm256_set1_ps(f[e]);
-                    for (int l = 0; l < 8; l++)
-                        h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
-                }
-            }
             for (int l = 0; l < 8; l++)
                 h[l] = _mm256_div_ps(h[l], _mm256_add_ps(one, _mm256_andnot_ps(sign, h[l])));
-            for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
-                const float *row = w2 + (ptrdiff_t)k * H + c;
+            for (int k2 = 0; k2 < NARDY_NET_OUTPUTS; k2++) {
+                const float *row = w2 + (ptrdiff_t)k2 * H + c;
                 for (int l = 0; l < 8; l++)      /* (the first: a product, as fma onto zero rounds it) */
-                    acc[k] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc[k]);
+                    acc[k2] = _mm256_fmadd_ps(_mm256_loadu_ps(row + 8 * l), h[l], acc[k2]);
             }
         }
         float z[8] __attribute__((aligned(32))) = {0};
-        for (int k = 0; k < NARDY_NET_OUTPUTS; k++) {
-            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc[k]), _mm256_extractf128_ps(acc[k], 1));
+        for (int k2 = 0; k2 < NARDY_NET_OUTPUTS; k2++) {
+            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc[k2]), _mm256_extractf128_ps(acc[k2], 1));
             s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
             s4 = _mm_add_ss(s4, _mm_shuffle_ps(s4, s4, 1));
-            z[k] = _mm_cvtss_f32(s4) + b2[k];
+            z[k2] = _mm_cvtss_f32(s4) + b2[k2];
         }
         _mm256_store_ps(z, nardy_net_logistic8(_mm256_load_ps(z)));
-        for (int k = 0; k < NARDY_NET_OUTPUTS; k++)
-            out[NARDY_NET_OUTPUTS * i + k] = z[k];
+        for (int k2 = 0; k2 < NARDY_NET_OUTPUTS; k2++)
+            out[NARDY_NET_OUTPUTS * i + k2] = z[k2];
     }
 }
 
-__attribute__((target("avx2,fma")))
+__attribute__((target(NARDY_FEAT_ISA)))
 static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
                                 const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
                                 const float *w2, const float *b2, int hidden, const float *fw, float *out) {
@@ -232,10 +255,10 @@ static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_gam
 
 static int nardy_net_fast = -1;  /* -1: not asked yet */
 
-/* Use the AVX2+FMA loops if `on` and the CPU has both (tests turn them off to reach the others). */
+/* Use the AVX2+FMA loops if `on` and the CPU has NARDY_CPU_NET (tests turn them off to reach the others). */
 static inline int nardy_net_use_avx2(int on) {
 #if defined(__GNUC__) && defined(__x86_64__)
-    nardy_net_fast = on && nardy_cpu_has(NARDY_CPU_AVX2_FMA);
+    nardy_net_fast = on && nardy_cpu_has(NARDY_CPU_NET);
 #else
     (void)on;
     nardy_net_fast = 0;
@@ -250,7 +273,7 @@ static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_g
                                   const float *w1, const float *bias, const float *w2, const float *b2, int hidden,
                                   const float *fw, float *out) {
     nardy_net_lut lut;
-    nardy_net_lut_init(&lut, short_game, flip);
+    nardy_net_lut_init(&lut, short_game, flip, hidden);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -260,6 +283,32 @@ static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_g
     }
 #endif
     nardy_net_rows_base(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, fw, out);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+__attribute__((target(NARDY_FEAT_ISA)))
+static void nardy_net_features_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip, float *out) {
+    int counts[4];
+    uint32_t occupied;
+    for (ptrdiff_t i = 0; i < n; i++)
+        nardy_features_avx2(boards + 26 * i, short_game, flip, 1, out + (ptrdiff_t)NARDY_FEAT_COUNT * i, counts,
+                            &occupied);
+}
+#endif
+
+/* The expert inputs of each of n boards into out (n x NARDY_FEAT_COUNT), by the loops the
+ * forward pass uses. */
+static inline void nardy_net_features(const int8_t *boards, ptrdiff_t n, int short_game, int flip, float *out) {
+    if (nardy_net_fast < 0)
+        nardy_net_use_avx2(1);
+#if defined(__GNUC__) && defined(__x86_64__)
+    if (nardy_net_fast) {
+        nardy_net_features_avx2(boards, n, short_game, flip, out);
+        return;
+    }
+#endif
+    for (ptrdiff_t i = 0; i < n; i++)
+        nardy_features(boards + 26 * i, short_game, flip, out + (ptrdiff_t)NARDY_FEAT_COUNT * i);
 }
 
 #endif

@@ -18,11 +18,11 @@ cdef extern from "_net.h":
                         const float* w1, const float* bias, const float* w2, const float* b2, int hidden,
                         const float* fw, float* out) noexcept nogil
     int nardy_net_use_avx2(int on) noexcept nogil
+    void nardy_net_features(const int8_t* boards, Py_ssize_t n, int short_game, int flip, float* out) noexcept nogil
 
 cdef extern from "_features.h":
     enum: NARDY_FEAT_COUNT
     void nardy_feat_init() noexcept nogil
-    void nardy_features(const int8_t* b, int short_game, int flip, float* f) noexcept nogil
 
 nardy_feat_init()   # the escape table, built once at import (with the GIL)
 FEATURES = NARDY_FEAT_COUNT
@@ -55,12 +55,12 @@ def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float
 def features(const int8_t[:, ::1] boards, bint short_game, bint flip):
     """float32 (m, FEATURES): the expert inputs of every board (_features.h; `flip`: the board's
     negative side is on roll, an afterstate)."""
-    cdef Py_ssize_t i, m = boards.shape[0]
+    cdef Py_ssize_t m = boards.shape[0]
     out = np.empty((m, NARDY_FEAT_COUNT), np.float32)
     cdef float[:, ::1] o = out
-    with nogil:
-        for i in range(m):
-            nardy_features(&boards[i, 0], short_game, flip, &o[i, 0])
+    if m:
+        with nogil:
+            nardy_net_features(&boards[0, 0], m, short_game, flip, &o[0, 0])
     return out
 
 
@@ -82,6 +82,6 @@ def homes(const int8_t[:, ::1] boards, bint short_game):
 
 
 cdef int net_use_avx2(int on) noexcept nogil:
-    """Use the AVX2+FMA loops if `on` and the CPU has both (the default); 1 if they are used
-    (nardy._hooks.use_net_avx2 turns them off to reach the baseline ones)."""
+    """Use the AVX2+FMA loops (forward pass and expert inputs) if `on` and the CPU has them (the
+    default); 1 if they are used (nardy._hooks.use_net_avx2 turns them off to reach the baseline ones)."""
     return nardy_net_use_avx2(on)
