@@ -34,7 +34,7 @@ def test_the_cube_actions_are_decides() -> None:
 
     import numpy as np
 
-    from nardy.evaluation.cube import _cube_of
+    from nardy.evaluation.cubemath import cube_of
     from nardy.evaluation.cubeful import _cube_actions
     from nardy.evaluation.net import default_net
 
@@ -54,7 +54,7 @@ def test_the_cube_actions_are_decides() -> None:
         value, owner = np.full(n, state.cube_value), np.full(n, -1 if state.cube_owner is None else state.cube_owner)
         points, live = np.zeros(n, np.int64), np.ones(n, bool)
         doubled, passed = np.zeros(n, bool), np.zeros(n, bool)
-        _cube_actions(boards, np.arange(n), value, owner, points, live, doubled, passed, _cube_of(state, None), 1, 1,
+        _cube_actions(boards, np.arange(n), value, owner, points, live, doubled, passed, cube_of(state, None), 1, 1,
                       rules, default_net("short"))
         for i, q in enumerate(positions):
             d = decide(q, state)

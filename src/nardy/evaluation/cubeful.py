@@ -24,14 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import batch
-from .cube import _Cube, _checked, net_cube_action, _cube_of, _cubeful_many, _doubled, _efficiencies, _mwc_to_equity, _plan
+from .cube import net_cube_action
+from .cubemath import Cube, cube_of, cubeful_values, efficiencies, equity_from_mwc, state_for
 from ..errors import InvalidArgumentError, check_whole, quoted
 from .net import NetSet, Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, segment_argmax
 from .met import MatchEquityTable
 from ..formats.ids import MatchState
 from ..game import Game, Match
 from ..position import Position
-from ..rules import Color, Rules, Variant
+from ..rules import Rules, Variant
 
 MAX_PLIES = 10_000
 
@@ -68,13 +69,7 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
         raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")
     if position.is_game_over():
         raise InvalidArgumentError("the game is over in this position")
-    state = _checked(state)
-    if (state.on_roll == 1) != (position.turn is Color.WHITE):
-        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll, "
-                                   f"the position {position.turn.name.title()}")
-    if met is not None and not isinstance(met, MatchEquityTable):
-        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    root = _cube_of(state, met)
+    root = cube_of(state_for(position, state, met), met)
     net = net_for(net, rules)
     rng = np.random.default_rng(seed)
     boards = np.repeat(np.array([position.view()], np.int8), games, axis=0)
@@ -145,20 +140,20 @@ def play(game: Game | Match, ply: int = 0, *, net: Net | NetSet | None = None) -
 
 
 def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner: np.ndarray, points: np.ndarray,
-                  live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube, mover: int, sign: int,
+                  live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: Cube, mover: int, sign: int,
                   rules: Rules, net: Net | NetSet) -> None:
     """The side on roll's 0-ply cube decision in each live game, and the answer to a double."""
     keys = np.stack([value[rows], owner[rows]], axis=1)
     for v, o in {(int(a), int(b)) for a, b in keys}:
-        cube = _Cube(v, None if o < 0 else o, mover, root.length, root.score, root.crawford, root.jacoby, root.table)
+        cube = Cube(v, None if o < 0 else o, mover, root.length, root.score, root.crawford, root.jacoby, root.table)
         if not cube.may_double():
             continue
         group = rows[(keys[:, 0] == v) & (keys[:, 1] == o)]
         p = evaluate_boards(boards[group], rules, net, after=False)
-        x = _efficiencies(boards[group])
-        nd = _cubeful_many(p, cube, x)
-        dt = _cubeful_many(p, _doubled(cube), x) * (1.0 if cube.length else 2.0)
-        dp = _plan(cube).win[0] if cube.length else 1.0
+        x = efficiencies(boards[group])
+        nd = cubeful_values(p, cube, x)
+        dt = cubeful_values(p, cube.doubled(), x) * (1.0 if cube.length else 2.0)
+        dp = cube.plan().win[0] if cube.length else 1.0
         doubles = (dt >= nd) & (dp >= nd)
         passes = doubles & (dt > dp)
         doubled[group[doubles]] = True
@@ -171,7 +166,7 @@ def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner
         owner[takes] = 1 - mover
 
 
-def _result(points: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _Cube) -> CubefulRollout:
+def _result(points: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: Cube) -> CubefulRollout:
     games = len(points)
     if not root.length:
         per_cube = points / root.value
@@ -179,10 +174,10 @@ def _result(points: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: _
                               float(doubled.mean()), float(passed.mean()))
     me = root.mover
     mwc = np.array([root.me(me, abs(int(k)), me if k > 0 else 1 - me) for k in points])
-    win, lose = _plan(root).win[0], _plan(root).lose[0]
+    win, lose = root.plan().win[0], root.plan().lose[0]
     scale = 2.0 / (win - lose) if win != lose else 0.0
     mean = float(mwc.mean())
-    return CubefulRollout(_mwc_to_equity(mean, root), float(mwc.std() / np.sqrt(games)) * scale, mean, games,
+    return CubefulRollout(equity_from_mwc(mean, root), float(mwc.std() / np.sqrt(games)) * scale, mean, games,
                           float(doubled.mean()), float(passed.mean()))
 
 
