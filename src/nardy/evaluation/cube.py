@@ -28,8 +28,8 @@ from ..position import Position
 from ..rules import Rules, Variant
 from .cubemath import (BEAR_OFF, CONTACT, OVER, RACE, Cube, CubeDecision, Floats, best_actions, can_double,
                        checked_probabilities, cube_decision, cube_efficiency, cube_of, cube_states, decision,
-                       efficiencies, equities, equity_from_mwc, leaf_values, other_side, play_equity, position_class,
-                       state_for)
+                       efficiencies, equities, equity_from_mwc, exact_bear_off, leaf_values, other_side,
+                       play_equity, position_class, state_for)
 from .met import MatchEquityTable
 from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate, evaluate_boards, finished_rows, net_for, raw_equity, \
     segment_argmax, swap_sides
@@ -53,8 +53,10 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     evaluator's (`net`: another short nardy net). `ply` 1 or 2 looks that many rolls ahead as
     gnubg's n-ply cubeful evaluation does (`_node`): the equities are then n-ply cubeful ones and
     `probabilities` the n-ply cubeless ones; it needs nardy's own evaluation (no `probabilities`).
-    `met`: the match equity table (default Kazaross-XG2). Long nardy has no cube:
-    `InvalidArgumentError`.
+    `met`: the match equity table (default Kazaross-XG2). Bear-offs of six or fewer checkers a
+    side are priced by the two-sided table (`cubemath.exact_bear_off`): exactly at money (at
+    any `ply`), with fitted cube efficiencies in a match (at 0 ply), as gnubg does. Long nardy
+    has no cube: `InvalidArgumentError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
@@ -73,14 +75,19 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
                                    "nardy's own evaluation")
     cube = cube_of(state_for(position, state, met, cube_decision=True), met)
     x = cube_efficiency(position)
+    given = None if probabilities is None else checked_probabilities(probabilities)
+    exact = exact_bear_off(position.view(), cube, given) if not (ply and cube.length) else None
+    if exact is not None:
+        values, p, x = exact
+        return cube_decision(values, p, x, cube)
     if ply:
         values, p = _looked_ahead(position, cube, int(ply), rules, net)
         return cube_decision(values, p, x, cube)
-    if probabilities is None:
+    if given is None:
         win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules, net=net)[0])
         p = (win, wg, wbg, lg, lbg)
     else:
-        p = checked_probabilities(probabilities)
+        p = given
     return cube_decision(equities(p, cube, x), p, x, cube)
 
 

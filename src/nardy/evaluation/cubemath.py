@@ -8,7 +8,8 @@ position's class: 0.68 in contact, 0.6 in a bear-off with both sides home, and i
 0.55 + 0.00125 x (the side on roll's pip count), kept within 0.6..0.7. In money play the points are
 Janowski's; in match play they come from the match equity table, recursively over the cube
 levels until the cube is dead (gnubg's generalisation). The Crawford game, a cube that a take
-would make dead for both sides, and 2-away 2-away are priced cubeless, as gnubg does.
+would make dead for both sides, and 2-away 2-away are priced cubeless, as gnubg does. Bear-offs
+of six or fewer checkers a side are priced by the two-sided table (`exact_bear_off`).
 
 `Cube` is a cube state (gnubg's cubeinfo), `cube_of(state, met)` the one of a `MatchState`;
 `equities` gives a state's three equities (no double, double/take, double/pass) and
@@ -33,6 +34,7 @@ from ..errors import InvalidArgumentError, quoted
 from ..formats.ids import MatchState, check_state
 from ..position import Position
 from ..rules import Color, Rules, Variant
+from . import two_sided
 from .met import KAZAROSS_XG2, MatchEquityTable, long_table
 
 Floats = npt.NDArray[np.float64]
@@ -40,7 +42,7 @@ Floats = npt.NDArray[np.float64]
 __all__ = ["BEAR_OFF", "CONTACT", "OVER", "RACE", "Cube", "CubeDecision", "Plan", "before_roll", "best_actions",
            "can_double", "checked_probabilities", "checked_state", "class_efficiency", "cube_decision",
            "cube_efficiency", "cube_of", "cube_states", "cubeful_values", "decision", "efficiencies",
-           "equities", "equity_from_mwc", "leaf_values", "other_side", "play_equity", "position_class",
+           "equities", "equity_from_mwc", "exact_bear_off", "leaf_values", "other_side", "play_equity", "position_class",
            "state_for"]
 
 OVER, BEAR_OFF, RACE, CONTACT = "over", "bear-off", "race", "contact"
@@ -339,15 +341,54 @@ def equity_from_mwc(mwc: float, cube: Cube) -> float:
 
 
 # --- decisions -----------------------------------------------------------------------------------
-def equities(p: Sequence[float], cube: Cube, x: float) -> tuple[float, float, float]:
-    """(no double, double/take, double/pass), normalised to the cube in play."""
-    doubled = cube.with_(2 * cube.value, 1 - cube.mover)
+def equities(p: Sequence[float], cube: Cube, x: float, x_doubled: float | None = None) -> tuple[float, float, float]:
+    """(no double, double/take, double/pass), normalised to the cube in play; `x_doubled`: the
+    cube efficiency once doubled and taken, if not `x`."""
+    doubled = cube.doubled()
+    x2 = x if x_doubled is None else x_doubled
     if not cube.length:
-        return _money_cubeful(p, cube, x), 2.0 * _money_cubeful(p, doubled, x), 1.0
+        return _money_cubeful(p, cube, x), 2.0 * _money_cubeful(p, doubled, x2), 1.0
     nd = _match_cubeful(p, cube, x)
-    dt = _match_cubeful(p, doubled, x)
+    dt = _match_cubeful(p, doubled, x2)
     dp = cube.plan().win[0]
     return equity_from_mwc(nd, cube), equity_from_mwc(dt, cube), equity_from_mwc(dp, cube)
+
+
+def exact_bear_off(view: Any, cube: Cube, p: tuple[float, float, float, float, float] | None = None
+                   ) -> tuple[tuple[float, float, float], tuple[float, float, float, float, float], float] | None:
+    """GNU Backgammon's prices of a bear-off in the two-sided table (`two_sided.covers`; None
+    for any other board): the equities (no double, double/take, double/pass) normalised to the
+    cube, the probabilities used (`p`, by default the table's exact ones, no gammons) and the
+    cube efficiency of the cube in play. Money: the table's cubeful equities. Match play:
+    Janowski's interpolation with each cube state's efficiency fitted to the table's money
+    equity for the same cube ownership, within 0..0.6 (0.6 where the fit is undefined)."""
+    if not two_sided.covers(view):
+        return None
+    e = two_sided.equities(view)
+    if p is None:
+        p = ((float(e[two_sided.CUBELESS]) + 1.0) / 2.0, 0.0, 0.0, 0.0, 0.0)
+    x, x_doubled = _fitted_efficiency(e, p, cube), _fitted_efficiency(e, p, cube.doubled())
+    if cube.length:
+        return equities(p, cube, x, x_doubled), p, x
+    return (float(e[_column(cube)]), 2.0 * float(e[two_sided.OTHER_OWNS]), 1.0), p, x
+
+
+def _column(cube: Cube) -> int:
+    """The two-sided table's column for the cube's owner."""
+    if cube.owner is None:
+        return two_sided.CENTRED
+    return two_sided.OWNED if cube.owner == cube.mover else two_sided.OTHER_OWNS
+
+
+def _fitted_efficiency(e: Floats, p: Sequence[float], cube: Cube) -> float:
+    """gnubg's cube efficiency for a match cube state in the two-sided table: the share of the
+    way from the cubeless money equity to Janowski's live-cube one that the table's cubeful
+    money equity (the same owner) goes."""
+    money = Cube(1, cube.owner, cube.mover, 0, (0, 0), False, False, cube.table)
+    cubeless, live = float(e[two_sided.CUBELESS]), _money_cubeful(p, money, 1.0)
+    if abs(cubeless - live) <= 1e-4:
+        return BEAR_OFF_X
+    return min(max((float(e[_column(cube)]) - cubeless) / (live - cubeless), 0.0), BEAR_OFF_X)
 
 
 def _action(nd: float, dt: float, dp: float, p: Sequence[float], cube: Cube) -> str:
