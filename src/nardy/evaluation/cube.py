@@ -27,7 +27,7 @@ from ..game import Game
 from ..position import Position
 from ..rules import Rules, Variant
 from .cubemath import (BEAR_OFF, CONTACT, OVER, RACE, Cube, CubeDecision, Floats, best_actions, can_double,
-                       checked_probabilities, cube_decision, cube_efficiency, cube_of, cube_states, decision,
+                       checked_probabilities, class_efficiency, cube_decision, cube_efficiency, cube_of, cube_states, decision,
                        efficiencies, equities, equity_from_mwc, exact_bear_off, leaf_values, other_side,
                        play_equity, position_class, state_for)
 from .met import MatchEquityTable
@@ -74,9 +74,10 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         raise InvalidArgumentError("probabilities= are a 0-ply evaluation; a look-ahead (ply 1 or 2) needs "
                                    "nardy's own evaluation")
     cube = cube_of(state_for(position, state, met, cube_decision=True), met)
-    x = cube_efficiency(position)
+    kind, pips = position_class(position)
+    x = class_efficiency(kind, pips)
     given = None if probabilities is None else checked_probabilities(probabilities)
-    exact = exact_bear_off(position.view(), cube, given) if not (ply and cube.length) else None
+    exact = exact_bear_off(position.view(), cube, given) if kind == BEAR_OFF and not (ply and cube.length) else None
     if exact is not None:
         values, p, x = exact
         return cube_decision(values, p, x, cube)
