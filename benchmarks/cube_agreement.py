@@ -2,12 +2,15 @@
 net: the nets differ, so this is a figure, not a test.
 
     python benchmarks/cube_agreement.py                    # 0 ply, the archived matches' positions
+    python benchmarks/cube_agreement.py --real             # and the bglab human matches' positions
     python benchmarks/cube_agreement.py --gnubg-matches 12 # and those of 12 matches gnubg plays itself
     python benchmarks/cube_agreement.py --plies 1 --source selfplay --positions 300
 
 `--source archives`: the positions of the real matches in tests/data/archives (gnubg's and
 server match files), each distinct one before a roll: at money (a centred cube, Jacoby) and
-at its own score and cube where the side on roll may double there; `--gnubg-matches N` adds N
+at its own score and cube where the side on roll may double there; `--real` adds the positions
+of tests/data/bglab/positions.txt (human matches on Backgammon Studio, as gnubg's text exports
+list them; see tests/data/README.md), taken the same way; `--gnubg-matches N` adds N
 seeded 7-point matches that gnubg plays against itself (as the archives' gnubg exports are). `--source selfplay`: positions of seeded random short nardy self-play
 (as tests/test_cube_gnubg.py), each at money (Jacoby) and at 7-point 2-4. gnubg gives its
 proper cube action at `--plies`; nardy's `decide(..., ply=plies)` its own. Printed: how many
@@ -34,10 +37,12 @@ sys.path.insert(0, str(HERE.parent / "tests" / "oracle"))
 from nardy import Color, Position, Rules  # noqa: E402
 from nardy.formats import matfile  # noqa: E402
 from nardy.evaluation.analysis import cube_turns  # noqa: E402
-from nardy.evaluation.cube import decide  # noqa: E402
-from nardy.formats.ids import MatchState, match_id, position_id  # noqa: E402
+from nardy.evaluation.cube import can_double, decide  # noqa: E402
+from nardy.formats.ids import MatchState, match_id, parse_match_id, position_id  # noqa: E402
+from nardy.position import position_from_id  # noqa: E402
 
 ARCHIVES = HERE.parent / "tests" / "data" / "archives"
+REAL_IDS = HERE.parent / "tests" / "data" / "bglab" / "positions.txt"
 SEED = 20261203
 MONEY = MatchState(jacoby=True)
 
@@ -65,11 +70,10 @@ def gnubg_matches(count: int, folder: Path) -> list[Path]:
     return paths
 
 
-def from_archives(paths: list[Path]) -> Iterator[tuple[Position, MatchState]]:
+def from_archives(paths: list[Path], seen: set[tuple[object, ...]]) -> Iterator[tuple[Position, MatchState]]:
     """Every distinct position of the short nardy matches in `paths` (read leniently) before a
     roll, at money (a centred cube, Jacoby), and at its own score and cube where the side on
-    roll could double there."""
-    seen: set[tuple[object, ...]] = set()
+    roll could double there (`seen`: the (board, side, state) keys already taken)."""
     for path in paths:
         record = matfile.load(path, strict=False)
         for number, game in enumerate(record.games, 1):
@@ -79,6 +83,22 @@ def from_archives(paths: list[Path]) -> Iterator[tuple[Position, MatchState]]:
                     if key not in seen:
                         seen.add(key)
                         yield turn.position, replace(state, on_roll=turn.state.on_roll, turn=turn.state.on_roll)
+
+
+def from_ids(path: Path, seen: set[tuple[object, ...]]) -> Iterator[tuple[Position, MatchState]]:
+    """Every distinct position of a list of gnubg "Position ID:Match ID" lines (the match IDs
+    with the dice rolled) before its roll, taken as `from_archives` takes them."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        text, mid = line.strip().split(":")
+        state = replace(parse_match_id(mid), dice=None)
+        position = position_from_id(text, Color.WHITE if state.on_roll == 1 else Color.BLACK)
+        for s in ((state,) if can_double(state) else ()) + (MONEY,):
+            key = (position.view(), position.turn, s)
+            if key not in seen:
+                seen.add(key)
+                yield position, replace(s, on_roll=state.on_roll, turn=state.on_roll)
 
 
 def from_selfplay(count: int) -> Iterator[tuple[Position, MatchState]]:
@@ -108,6 +128,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=0, choices=(0, 1, 2))
     parser.add_argument("--source", choices=("archives", "selfplay"), default="archives")
     parser.add_argument("--positions", type=int, default=300, help="self-play positions (two decisions each)")
+    parser.add_argument("--real", action="store_true",
+                        help="with --source archives: add the human matches' positions of tests/data/bglab")
     parser.add_argument("--gnubg-matches", type=int, default=0,
                         help="with --source archives: add this many seeded 7-point matches of gnubg against itself")
     args = parser.parse_args()
@@ -116,7 +138,11 @@ def main() -> None:
         sys.exit("GNU Backgammon's program (gnubg) is not installed")
     with tempfile.TemporaryDirectory() as folder:
         paths = sorted(ARCHIVES.glob("*.mat")) + gnubg_matches(args.gnubg_matches, Path(folder))
-        items = list(from_archives(paths) if args.source == "archives" else from_selfplay(args.positions))
+        seen: set[tuple[object, ...]] = set()
+        if args.source == "archives":
+            items = list(from_archives(paths, seen)) + (list(from_ids(REAL_IDS, seen)) if args.real else [])
+        else:
+            items = list(from_selfplay(args.positions))
     answers = oracle.analyse([(position_id(p), match_id(s), False) for p, s in items], plies=args.plies)
     decisions = same = same_double = same_answer = 0
     positions = set()
@@ -130,7 +156,8 @@ def main() -> None:
         (d0, t0), (d1, t1) = parts(ours), parts(theirs.action)
         same_double += d0 == d1
         same_answer += t0 == t1
-    print(f"{args.source} (+{args.gnubg_matches} gnubg matches), {args.plies} ply: {decisions} decisions of {len(positions)} positions; the same action in {same / decisions:.1%}, "
+    real = " + bglab" if args.real else ""
+    print(f"{args.source}{real} (+{args.gnubg_matches} gnubg matches), {args.plies} ply: {decisions} decisions of {len(positions)} positions; the same action in {same / decisions:.1%}, "
           f"the same double in {same_double / decisions:.1%}, the same take/pass in {same_answer / decisions:.1%}")
 
 

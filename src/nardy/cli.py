@@ -588,9 +588,10 @@ def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position,
     ID:MATCHID or XGID (else money with the Jacoby rule)."""
     from .evaluation.cubeful import rollout
 
-    if args.luck or (args.threads or 1) != 1:
-        raise InvalidArgumentError("rollout --cubeful plays on one thread without luck adjustment")
-    result = rollout(position, _cube_state(args.position, rules, position, args.jacoby), args.games, seed=args.seed, rules=rules)
+    if (args.threads or 1) != 1:
+        raise InvalidArgumentError("rollout --cubeful plays on one thread")
+    result = rollout(position, _cube_state(args.position, rules, position, args.jacoby), args.games, seed=args.seed,
+                     rules=rules, luck=args.luck)
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply plays, the net's 0-ply cube "
           f"decisions): {result}", file=out)
 

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nardy import Position, Rules
-from nardy.evaluation.cube import BEAR_OFF, CONTACT, RACE, cube_efficiency, decide, decision, position_class
+from nardy.evaluation.cube import BEAR_OFF, CONTACT, RACE, cube_efficiency, decide, decision, play_equity, position_class
+from nardy.evaluation.cubeful import rollout
 from nardy.errors import InvalidArgumentError, InvalidNotationError
 from nardy.evaluation.net import evaluate
 from nardy.evaluation.met import Score, load_met, mwc_to_equity, outcome_mwc
@@ -151,6 +152,20 @@ def test_the_state_and_the_position_agree_on_the_side_on_roll() -> None:
     with pytest.raises(InvalidArgumentError, match="White on roll .* the position Black"):
         decide(black, MONEY)
     assert decide(black, MatchState(on_roll=0, turn=0), probabilities=NO_GAMMONS).can_double
+
+
+@pytest.mark.parametrize("call", [
+    lambda p, s, met: decide(p, s, probabilities=NO_GAMMONS, met=met),
+    lambda p, s, met: play_equity(p, s, met=met),
+    lambda p, s, met: rollout(p, s, games=1, met=met),
+], ids=["decide", "play_equity", "rollout"])
+def test_one_check_of_the_state_for_every_entry(call) -> None:
+    """decide, play_equity and the cubeful rollout check the side on roll and the table alike."""
+    black = Position(START.view(), "short", "black")
+    with pytest.raises(InvalidArgumentError, match=r"White on roll \(on_roll=1\), the position Black"):
+        call(black, MONEY, None)
+    with pytest.raises(InvalidArgumentError, match="met must be a nardy.met.MatchEquityTable, got 'Kazaross'"):
+        call(START, MONEY, "Kazaross")
 
 
 def test_bad_states_and_positions() -> None:

@@ -1,16 +1,15 @@
 """nardy's 0-ply cube arithmetic against GNU Backgammon's program (`gnubg -t`, Debian's).
 
-510 positions from seeded random short nardy self-play (300 contact, 150 race, 60 bear-offs with
-a side of more than six checkers: gnubg prices bear-offs of six or fewer checkers a side exactly,
-from its two-sided database, which Janowski's interpolation does not imitate) are each analysed by
-one gnubg run at money (centred cube with the Jacoby rule, and an owned cube) and at match
+570 positions from seeded random short nardy self-play (300 contact, 150 race, 60 bear-offs with
+a side of more than six checkers, and 60 bear-offs of six or fewer checkers a side, which gnubg
+prices from its two-sided table and nardy from `nardy.evaluation.two_sided`) are each analysed
+by one gnubg run at money (centred cube with the Jacoby rule, and an owned cube) and at match
 scores: 7-point 0-0, 2-4 for either side on roll, 2-away 2-away, an owned cube at 5-3, a take
 that ends the match (4-5), post-Crawford for the trailer, and the Crawford game; 11-point 3-6;
 3-point 1-0. gnubg's six-decimal
 cubeless probabilities go into `nardy.cube.decide(..., probabilities=...)`, which must give gnubg's
 three cubeful equities within 0.005 and its proper cube action in at least 98% of the decisions,
-every disagreement within 0.01 of a decision boundary. Skipped only when gnubg is not installed.
-"""
+every disagreement within 0.01 of a decision boundary. Skipped only when gnubg is not installed."""
 
 from __future__ import annotations
 
@@ -33,7 +32,8 @@ if oracle.program() is None:
 
 SHORT = Rules("short")
 SEED = 20261203
-QUOTA = {CONTACT: 300, RACE: 150, BEAR_OFF: 60}
+TWO_SIDED = "two-sided"  # a bear-off of six checkers or fewer a side
+QUOTA = {CONTACT: 300, RACE: 150, BEAR_OFF: 60, TWO_SIDED: 60}
 TOLERANCE = 0.005
 
 STATES = [
@@ -66,7 +66,7 @@ def two_sided(position: Position) -> bool:
 
 def sample() -> list[Position]:
     """Positions of seeded random self-play, up to each class's quota."""
-    rng = random.Random(SEED)
+    rng, picks = random.Random(SEED), random.Random(SEED + 1)  # (the two-sided ones picked apart)
     found: dict[str, list[Position]] = {kind: [] for kind in QUOTA}
     seen: set[tuple[int, ...]] = set()
     p = Position.start("short")
@@ -75,7 +75,11 @@ def sample() -> list[Position]:
             p = Position.start("short")
             continue
         kind = position_class(p)[0]
-        if (kind in found and len(found[kind]) < QUOTA[kind] and p.view() not in seen and not two_sided(p)
+        if two_sided(p) and kind == BEAR_OFF:
+            if len(found[TWO_SIDED]) < QUOTA[TWO_SIDED] and p.view() not in seen and picks.random() < 0.5:
+                seen.add(p.view())
+                found[TWO_SIDED].append(p)
+        elif (kind in found and len(found[kind]) < QUOTA[kind] and p.view() not in seen
                 and rng.random() < (0.15 if kind == CONTACT else 0.5)):
             seen.add(p.view())
             found[kind].append(p)
@@ -95,11 +99,12 @@ def analysed() -> list[tuple[Position, MatchState, object]]:
 
 def test_gnubg_classes_match(analysed) -> None:
     """gnubg's evaluator agrees with the class that sets the cube efficiency (its one-sided
-    bear-off for the bear-offs kept)."""
+    bear-off for the bear-offs of more checkers, its two-sided one for the others)."""
     for p, s, a in analysed:
         if a.evaluator is not None:
-            kind = position_class(p)[0]
-            expected = {BEAR_OFF: ("Bearoff1",), RACE: ("Race",), CONTACT: ("Contact", "Crashed")}[kind]
+            kind = TWO_SIDED if two_sided(p) else position_class(p)[0]
+            expected = {BEAR_OFF: ("Bearoff1",), TWO_SIDED: ("Bearoff2",), RACE: ("Race",),
+                        CONTACT: ("Contact", "Crashed")}[kind]
             assert a.evaluator in expected, (position_id(p), kind, a.evaluator)
 
 
@@ -119,7 +124,7 @@ def test_cubeful_equities_and_actions(analysed) -> None:
             gap = min(abs(a.no_double - a.double_take), abs(a.no_double - a.double_pass),
                       abs(a.double_take - a.double_pass))
             assert gap <= 0.01, (where, d.action, a.action)
-    assert decisions == 510 * len(STATES)
+    assert decisions == sum(QUOTA.values()) * len(STATES)
     assert disagreements <= 0.02 * decisions
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from nardy import Color, Position, Rules
-from nardy.evaluation.cube import _Cube, _cube_of, _cubeful_many, _efficiencies, _match_cubeful, _money_cubeful, \
-    cube_efficiency, decide
+from nardy.evaluation.cube import cube_efficiency, decide
+from nardy.evaluation.cubemath import _match_cubeful, _money_cubeful, cube_of, cubeful_values, efficiencies
 from nardy.errors import InvalidArgumentError
 from nardy.evaluation.net import ROLLS, equity, evaluate
 from nardy.evaluation.met import equity as to_equity
@@ -67,16 +67,16 @@ def test_array_arithmetic_equals_the_scalar_one(state) -> None:
     rng = np.random.default_rng(1)
     p = random_probabilities(rng, 400)
     x = rng.choice([0.0, 0.6, 0.68, 0.7, 1.0], 400)
-    for cube in (_cube_of(state, None), _cube_of(state, None).with_(2 * state.cube_value, 1 - state.on_roll)):
+    for cube in (cube_of(state, None), cube_of(state, None).with_(2 * state.cube_value, 1 - state.on_roll)):
         scalar = _match_cubeful if cube.length else _money_cubeful
         expected = np.array([scalar(tuple(row), cube, float(e)) for row, e in zip(p, x)])
-        np.testing.assert_allclose(_cubeful_many(p, cube, x), expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(cubeful_values(p, cube, x), expected, rtol=0, atol=1e-12)
 
 
 def test_array_efficiencies_are_the_position_classes() -> None:
     found = positions(300)
     boards = np.array([p.view() for p in found], np.int8)
-    assert _efficiencies(boards).tolist() == [cube_efficiency(p) for p in found]
+    assert efficiencies(boards).tolist() == [cube_efficiency(p) for p in found]
 
 
 def other(state: MatchState, cube_value: int, cube_owner: int | None) -> MatchState:

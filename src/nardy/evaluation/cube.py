@@ -1,458 +1,44 @@
-"""The doubling cube: cubeful equities and cube decisions from cubeless probabilities, at 0 ply
-and looking 1 or 2 rolls ahead; chequer play at the score; a net player's cube actions.
-
-The method is GNU Backgammon's at 0 ply. A cubeful equity is Janowski's interpolation between
-the dead-cube equity (the cubeless one) and the live-cube one (piecewise linear in the winning
-chance between the take, cash and too-good points), weighted by the cube efficiency `x` of the
-position's class: 0.68 in contact, 0.6 in a bear-off with both sides home, and in other races
-0.55 + 0.00125 x (the side on roll's pip count), kept within 0.6..0.7. In money play the points are
-Janowski's; in match play they come from the match equity table, recursively over the cube
-levels until the cube is dead (gnubg's generalisation). The Crawford game, a cube that a take
-would make dead for both sides, and 2-away 2-away are priced cubeless, as gnubg does.
+"""The doubling cube's decisions with the net: `decide` at 0 ply and looking 1 or 2 rolls ahead,
+and a net player's cube actions. The arithmetic with no net (Janowski's interpolation, cube
+efficiencies, match equity, the state checks, chequer play at the score) is
+`nardy.evaluation.cubemath`, whose public names this module also gives.
 
 `decide` gives the three cubeful equities of the side on roll (no double, double/take,
 double/pass; normalised to the cube in play, match play as equivalent-to-money equity as gnubg
 prints it), the proper action in gnubg's words, and the take point. With `ply` 1 or 2 it looks
 ahead as gnubg's n-ply cubeful evaluation does (`_node`): every cube state and its double judged
 over the 21 rolls, each answered by the best 0-ply cubeful play, the cube action taken at every
-level, Janowski's equities at the leaves (the same arithmetic on arrays, `_cubeful_many`).
-
-`play_equity` turns the probabilities after each play into the mover's equity at the score
-(cubeful in short nardy, by long nardy's own match equity table in long nardy), which
-`eval.rank(..., state=)` ranks by; `net_cube_action` is the net's double, take or pass in a
-`Game`.
+level, Janowski's equities at the leaves (`cubemath.leaf_values`). `net_cube_action` is the net's
+double, take or pass in a `Game`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from functools import cached_property
-from typing import Any, Callable, Sequence
+from dataclasses import replace
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InvalidArgumentError, is_whole, quoted
-from .met import KAZAROSS_XG2, MatchEquityTable, long_table
 from .. import batch
+from ..errors import InvalidArgumentError, is_whole, quoted
+from ..formats.ids import MatchState
 from ..game import Game
-from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate, evaluate_boards, finished_rows, net_for, raw_equity, segment_argmax, swap_sides
-from ..formats.ids import MatchState, check_state
 from ..position import Position
-from ..rules import Color, Rules, Variant
+from ..rules import Rules, Variant
+from .cubemath import (BEAR_OFF, CONTACT, OVER, RACE, Cube, CubeDecision, Floats, best_actions, can_double,
+                       checked_probabilities, class_efficiency, cube_decision, cube_efficiency, cube_of, cube_states, decision,
+                       efficiencies, equities, equity_from_mwc, exact_bear_off, leaf_values, other_side,
+                       play_equity, position_class, state_for)
+from .met import MatchEquityTable
+from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate, evaluate_boards, finished_rows, net_for, raw_equity, \
+    segment_argmax, swap_sides
 
+__all__ = ["BEAR_OFF", "CONTACT", "OVER", "RACE", "CubeDecision", "can_double", "cube_efficiency", "decide",
+           "decision", "net_cube_action", "play_equity", "position_class"]
 
-Floats = npt.NDArray[np.float64]
-
-__all__ = ["CubeDecision", "can_double", "decide", "decision", "net_cube_action", "play_equity", "cube_efficiency", "position_class", "CONTACT", "RACE", "BEAR_OFF", "OVER"]
-
-OVER, BEAR_OFF, RACE, CONTACT = "over", "bear-off", "race", "contact"
-CONTACT_X = 0.68
-BEAR_OFF_X = 0.6
-RACE_FACTOR, RACE_COEFFICIENT, RACE_MIN, RACE_MAX = 0.00125, 0.55, 0.6, 0.7
-_EPSILON = 1e-7
 PLIES = (0, 1, 2)  # the look-aheads decide offers
-_OPTIONAL = 1e-5  # gnubg: two equities this close make the double optional
-
-
-@dataclass(frozen=True)
-class CubeDecision:
-    """A cube decision for the side on roll before it rolls.
-
-    `no_double`, `double_take`, `double_pass`: cubeful equities normalised to the cube in play
-    (money: points per cube unit; match: gnubg's equivalent-to-money equity). `action` is gnubg's
-    "Proper cube action" text. `probabilities`: the five cubeless ones used (win, win gammon, win
-    backgammon, lose gammon, lose backgammon). `efficiency`: the cube efficiency used.
-    `can_double`: whether the side on roll may turn the cube (not in the Crawford game, not with
-    the cube on the other side, not when it is dead for the side on roll).
-    """
-
-    no_double: float
-    double_take: float
-    double_pass: float
-    action: str
-    probabilities: tuple[float, float, float, float, float]
-    efficiency: float
-    can_double: bool
-    _cube: _Cube = field(repr=False, compare=False)
-
-    @property
-    def equity(self) -> float:
-        """The cubeful equity of the proper action."""
-        if not self.can_double or not (self.double_take >= self.no_double and self.double_pass >= self.no_double):
-            return self.no_double
-        return min(self.double_take, self.double_pass)
-
-    @cached_property
-    def take_point(self) -> float | None:
-        """The opponent's take point: the least winning chance it needs to take (the gammon
-        ratios of `probabilities` kept; 0.25 for money with a dead cube and no gammons). None
-        when the cube cannot be turned."""
-        return _take_point(self.probabilities, self._cube, self.efficiency) if self.can_double else None
-
-
-# --- position class -----------------------------------------------------------------------------
-def position_class(position: Position) -> tuple[str, int]:
-    """gnubg's class of a short nardy position for the cube (OVER, BEAR_OFF, RACE or CONTACT)
-    and the pip count of the side on roll."""
-    if not isinstance(position, Position) or position.variant is not Variant.SHORT:
-        raise InvalidArgumentError(f"position must be a short nardy Position, got {quoted(position)}")
-    v = position.view()
-    mine = [i for i in range(1, 26) if v[i] > 0]
-    theirs = [25 - i for i in range(0, 25) if v[i] < 0]  # in their own numbers (bar 25)
-    if not mine or not theirs:
-        return OVER, 0
-    pips = sum(i * v[i] for i in mine)
-    if max(mine) + max(theirs) > 24:
-        return CONTACT, pips
-    if max(mine) <= 6 and max(theirs) <= 6:
-        return BEAR_OFF, pips
-    return RACE, pips
-
-
-def cube_efficiency(position: Position) -> float:
-    """gnubg's cube efficiency of the position's class (see the module's docstring)."""
-    kind, pips = position_class(position)
-    return _efficiency(kind, pips)
-
-
-def _efficiency(kind: str, pips: int) -> float:
-    if kind == OVER:
-        return 0.0
-    if kind == CONTACT:
-        return CONTACT_X
-    if kind == BEAR_OFF:
-        return BEAR_OFF_X
-    return min(max(pips * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN), RACE_MAX)
-
-
-# --- the cube state -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Cube:
-    """gnubg's cubeinfo: absolute players 0 and 1, `mover` on roll, `owner` None if centred."""
-
-    value: int
-    owner: int | None
-    mover: int
-    length: int
-    score: tuple[int, int]
-    crawford: bool
-    jacoby: bool
-    table: MatchEquityTable
-
-    def with_(self, value: int, owner: int | None) -> _Cube:
-        return _Cube(value, owner, self.mover, self.length, self.score, self.crawford, self.jacoby, self.table)
-
-    def me(self, player: int, points: int, winner: int) -> float:
-        """gnubg's getME: `player`'s MWC once `winner` wins `points` (cube value times 1, 2 or 3)."""
-        length, s0, s1 = self.length, self.score[0], self.score[1]
-        n0 = length - (s0 + (points if winner == 0 else 0)) - 1
-        n1 = length - (s1 + (points if winner == 1 else 0)) - 1
-        if n0 < 0:
-            return 0.0 if player else 1.0
-        if n1 < 0:
-            return 1.0 if player else 0.0
-        t = self.table
-        if self.crawford or length - s0 == 1 or length - s1 == 1:
-            if n0 == 0:
-                return t.post[1][n1] if player else 1.0 - t.post[1][n1]
-            return 1.0 - t.post[0][n0] if player else t.post[0][n0]
-        return 1.0 - t.pre[n0][n1] if player else t.pre[n0][n1]
-
-    def may_double(self) -> bool:
-        """gnubg's GetDPEq availability: the side on roll may turn the cube."""
-        mine = self.owner is None or self.owner == self.mover
-        if not self.length:
-            return mine
-        post = not self.crawford and (self.score[0] == self.length - 1 or self.score[1] == self.length - 1)
-        return (not self.crawford and self.score[self.mover] + self.value < self.length
-                and not (post and self.score[self.mover] == self.length - 1) and mine)
-
-    def live(self) -> bool:
-        """gnubg's fDoCubeful: the match cube is worth a cubeful evaluation."""
-        s0, s1, n, c = self.score[0], self.score[1], self.length, self.value
-        return not ((s0 + c >= n and s1 + c >= n) or (s0 == n - 2 and s1 == n - 2) or self.crawford)
-
-
-def _ratios(p: Sequence[float]) -> tuple[float, float, float, float]:
-    """Gammon and backgammon ratios of wins (g0, bg0) and of losses (g1, bg1)."""
-    win = p[0]
-    g0, bg0 = ((p[1] - p[2]) / win, p[2] / win) if win > 0 else (0.0, 0.0)
-    g1, bg1 = ((p[3] - p[4]) / (1 - win), p[4] / (1 - win)) if win < 1 else (0.0, 0.0)
-    return g0, bg0, g1, bg1
-
-
-# --- money ----------------------------------------------------------------------------------------
-def _money_utility(p: Sequence[float], cube: _Cube) -> float:
-    gammons = 0.0 if cube.jacoby and cube.owner is None else 1.0
-    return 2 * p[0] - 1 + gammons * (p[1] - p[3] + p[2] - p[4])
-
-
-def _money_live(w: float, l: float, p: float, cube: _Cube) -> float:
-    take, cash = (l - 0.5) / (w + l + 0.5), (l + 1.0) / (w + l + 0.5)
-    if cube.owner is None:
-        if p < take:
-            return -1.0 if cube.jacoby else -l + (l - 1.0) * p / take
-        if p < cash:
-            return -1.0 + 2.0 * (p - take) / (cash - take)
-        return 1.0 if cube.jacoby else 1.0 + (w - 1.0) * (p - cash) / (1.0 - cash)
-    if cube.owner == cube.mover:
-        if p < cash:
-            return -l + (1.0 + l) * p / cash
-        return 1.0 + (w - 1.0) * (p - cash) / (1.0 - cash)
-    if p < take:
-        return -l + (l - 1.0) * p / take
-    return -1.0 + (w + 1.0) * (p - take) / (1.0 - take)
-
-
-def _money_cubeful(p: Sequence[float], cube: _Cube, x: float) -> float:
-    """Cubeful money equity per cube unit (gnubg's Cl2CfMoney)."""
-    dead = _money_utility(p, cube)
-    if p[0] <= _EPSILON or p[0] >= 1 - _EPSILON:
-        return dead
-    w = 1.0 + (p[1] + p[2]) / p[0]
-    l = 1.0 + (p[3] + p[4]) / (1.0 - p[0])
-    return dead * (1.0 - x) + _money_live(w, l, p[0], cube) * x
-
-
-# --- match ----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Plan:
-    """What a match cube state takes from the table, whatever the probabilities: the mover's MWC
-    when it wins and loses 1, 2 and 3 times the cube, whether the cube is live, and the terms of
-    every cube level's cash points (top level first)."""
-
-    win: tuple[float, float, float]
-    lose: tuple[float, float, float]
-    live: bool
-    levels: tuple[tuple[tuple[bool, float, float, float, float, float, float, float], ...], ...]
-
-
-def _plan(cube: _Cube) -> _Plan:
-    key = (cube.length, cube.score, cube.crawford, cube.value, cube.mover)
-    cache = cube.table.plans
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _make_plan(cube)
-    return found
-
-
-def _make_plan(cube: _Cube) -> _Plan:
-    me, c = cube.mover, cube.value
-    win = tuple(cube.me(me, k * c, me) for k in (1, 2, 3))
-    lose = tuple(cube.me(me, k * c, 1 - me) for k in (1, 2, 3))
-    n0, n1 = cube.length - cube.score[0] - 1, cube.length - cube.score[1] - 1
-    dead, top = c, 0
-    while n0 >= 2 * dead and n1 >= 2 * dead:
-        top += 1
-        dead *= 2
-    levels = []
-    value = dead
-    for _ in range(top + 1):
-        terms = []
-        for k in (0, 1):
-            if n0 < 2 * value or n1 < 2 * value:  # the doubled cube is dead
-                prime = _prime(n0, n1, value) if k == 0 else _prime(n1, n0, value)
-                w = [cube.me(k, m * prime, k) for m in (2, 4, 6)]
-                l = [cube.me(k, m * prime, 1 - k) for m in (2, 4, 6)]
-                terms.append((True, *w, *l, cube.me(k, value, k)))
-            else:
-                w = [cube.me(k, m * value, k) for m in (2, 4, 6)]
-                terms.append((False, *w, cube.me(k, 2 * value, 1 - k), cube.me(k, value, k), 0.0, 0.0))
-        levels.append(tuple(terms))
-        value //= 2
-    return _Plan(win, lose, cube.live(), tuple(levels))  # type: ignore[arg-type]
-
-
-def _prime(i: int, j: int, value: int) -> int:
-    """gnubg's GetCubePrimeValue: the cube after a double when the doubled side's opponent will
-    redouble at once (it needs less than twice the cube, the doubled side does not)."""
-    return 2 * value if i < 2 * value and j >= 2 * value else value
-
-
-def _share(part: float, whole: float) -> float:
-    """part / whole, 1 when the whole is nothing (a table with no stake in the double)."""
-    return part / whole if whole else 1.0
-
-
-def _cash_points(ratios: tuple[float, float, float, float], cube: _Cube, plan: _Plan) -> tuple[float, float]:
-    """gnubg's GetPoints: each player's live-cube cash point at the cube in play, found from the
-    top cube level (dead) down."""
-    g0, bg0, g1, bg1 = ratios
-    gammon, bg = ((g0, g1), (bg0, bg1)) if cube.mover == 0 else ((g1, g0), (bg1, bg0))
-    above = (0.0, 0.0)
-    for terms in plan.levels:
-        here = [0.0, 0.0]
-        for k in (0, 1):
-            o = 1 - k
-            t = terms[k]
-            dtw = (1 - gammon[k] - bg[k]) * t[1] + gammon[k] * t[2] + bg[k] * t[3]
-            if t[0]:
-                dtl = (1 - gammon[o] - bg[o]) * t[4] + gammon[o] * t[5] + bg[o] * t[6]
-                here[k] = _share(dtl - t[7], dtl - dtw)
-            else:
-                rdp, dp = t[4], t[5]
-                here[k] = 1.0 - above[o] * _share(dp - dtw, rdp - dtw)
-        above = (here[0], here[1])
-    return above
-
-
-def _match_cubeful(p: Sequence[float], cube: _Cube, x: float) -> float:
-    """Cubeful MWC of the side on roll (gnubg's Cl2CfMatch)."""
-    plan = _plan(cube)
-    (cash, win2, win3), (opp_cash, lose2, lose3) = plan.win, plan.lose
-    dead = ((p[0] - p[1]) * cash + (p[1] - p[2]) * win2 + p[2] * win3
-            + (1 - p[0] - p[3]) * opp_cash + (p[3] - p[4]) * lose2 + p[4] * lose3)
-    if not plan.live:
-        return dead
-    ratios = _ratios(p)
-    g0, bg0, g1, bg1 = ratios
-    me = cube.mover
-    cash_points = _cash_points(ratios, cube, plan)
-    win_all = (1 - g0 - bg0) * cash + g0 * win2 + bg0 * win3
-    lose_all = (1 - g1 - bg1) * opp_cash + g1 * lose2 + bg1 * lose3
-    too_good, opp_too_good = cash_points[me], 1.0 - cash_points[1 - me]
-    win = p[0]
-    centred, mine = cube.owner is None, cube.owner == me
-    if (centred or not mine) and win <= opp_too_good:
-        live = lose_all + (opp_cash - lose_all) * win / opp_too_good if opp_too_good > 0 else lose_all
-    elif centred and win < too_good:
-        live = opp_cash + (cash - opp_cash) * _share(win - opp_too_good, too_good - opp_too_good)
-    elif not centred and not mine:
-        live = opp_cash + (win_all - opp_cash) * _share(win - opp_too_good, 1.0 - opp_too_good)
-    elif mine and win <= too_good:
-        live = lose_all + (cash - lose_all) * win / too_good if too_good > 0 else lose_all
-    else:
-        live = cash + (win_all - cash) * (win - too_good) / (1.0 - too_good) if too_good < 1 else win_all
-    return dead * (1.0 - x) + live * x
-
-
-def _mwc_to_equity(mwc: float, cube: _Cube) -> float:
-    plan = _plan(cube)
-    win, lose = plan.win[0], plan.lose[0]
-    return _share(2.0 * mwc - (win + lose), win - lose)
-
-
-# --- decisions -----------------------------------------------------------------------------------
-def _equities(p: Sequence[float], cube: _Cube, x: float) -> tuple[float, float, float]:
-    """(no double, double/take, double/pass), normalised to the cube in play."""
-    doubled = cube.with_(2 * cube.value, 1 - cube.mover)
-    if not cube.length:
-        return _money_cubeful(p, cube, x), 2.0 * _money_cubeful(p, doubled, x), 1.0
-    nd = _match_cubeful(p, cube, x)
-    dt = _match_cubeful(p, doubled, x)
-    dp = _plan(cube).win[0]
-    return _mwc_to_equity(nd, cube), _mwc_to_equity(dt, cube), _mwc_to_equity(dp, cube)
-
-
-def _action(nd: float, dt: float, dp: float, p: Sequence[float], cube: _Cube) -> str:
-    """gnubg's FindBestCubeDecision, without beavers, in its words ("Redouble" once the cube
-    is owned)."""
-    word = "double" if cube.owner is None else "redouble"
-    doubles, passes = f"{word.capitalize()}, take", f"{word.capitalize()}, pass"
-    gammons = p[1] > 0.0
-    if dt >= nd and dp >= nd:
-        if dp > dt:
-            return f"Optional {word}, take" if abs(dt - nd) <= _OPTIONAL else doubles
-        optional = abs(nd - dp) <= _OPTIONAL and gammons and bool(cube.length or cube.owner is not None or not cube.jacoby)
-        return f"Optional {word}, pass" if optional else passes
-    if nd > dt:
-        if dt > dp:
-            return f"Too good to {word}, pass" if gammons else passes
-        if nd > dp:
-            return f"Too good to {word}, take" if gammons else f"No {word}, take"
-        return f"No {word}, take"
-    return f"Too good to {word}, pass" if gammons else passes
-
-
-def _take_point(p: Sequence[float], cube: _Cube, x: float) -> float:
-    """The opponent's take point: the least winning chance (gammon ratios of `p` kept) with
-    which its take is worth its pass, found by bisection (double/take minus double/pass grows
-    with the doubler's winning chance)."""
-    g0, bg0, g1, bg1 = _ratios(p)
-
-    def take_minus_pass(win: float) -> float:
-        q = (win, win * (g0 + bg0), win * bg0, (1 - win) * (g1 + bg1), (1 - win) * bg1)
-        _, dt, dp = _equities(q, cube, x)
-        return dt - dp
-
-    low, high = 0.0, 1.0
-    if take_minus_pass(high) < 0:
-        return 0.0
-    if take_minus_pass(low) > 0:
-        return 1.0
-    for _ in range(30):
-        mid = (low + high) / 2
-        if take_minus_pass(mid) < 0:
-            low = mid
-        else:
-            high = mid
-    return 1.0 - (low + high) / 2
-
-
-def _cube_of(state: MatchState, table: MatchEquityTable | None) -> _Cube:
-    table = KAZAROSS_XG2 if table is None else table
-    if state.match_length > table.length:
-        raise InvalidArgumentError(f"the MET {table.name!r} covers matches up to {table.length} points, "
-                                   f"not {state.match_length}")
-    if state.match_length and max(state.score) >= state.match_length:
-        raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
-    return _Cube(state.cube_value, state.cube_owner, state.on_roll, state.match_length,
-                 (int(state.score[0]), int(state.score[1])),
-                 bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
-
-
-def _before_roll(state: MatchState) -> MatchState:
-    """A checked `state` a cube decision can be made in: no dice rolled yet, and a Crawford flag
-    only where a side needs one point."""
-    state = _checked(state)
-    if state.crawford and state.match_length - 1 not in state.score:
-        where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
-        raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")
-    if state.dice is not None:
-        raise InvalidArgumentError(f"a cube decision comes before the roll; the match state has "
-                                   f"{state.dice[0]}-{state.dice[1]} rolled (dice={state.dice})")
-    return state
-
-
-def _checked_probabilities(probabilities: Any) -> tuple[float, float, float, float, float]:
-    try:
-        values = tuple(float(v) for v in probabilities)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(f"probabilities must be five numbers, got {quoted(probabilities)}") from None
-    if len(values) != 5 or not all(-1e-9 <= v <= 1 + 1e-9 for v in values):
-        raise InvalidArgumentError(f"probabilities must be five numbers in 0..1 (win, win gammon, win backgammon, "
-                                   f"lose gammon, lose backgammon), got {quoted(probabilities)}")
-    win, wg, wbg, lg, lbg = (min(max(v, 0.0), 1.0) for v in values)
-    if wg > win + 1e-6 or wbg > wg + 1e-6 or lg > 1 - win + 1e-6 or lbg > lg + 1e-6:
-        raise InvalidArgumentError(f"probabilities {values} are inconsistent: backgammons are within gammons, "
-                                   "gammons within the wins (or losses) they count")
-    return win, wg, wbg, lg, lbg
-
-
 _SHORT = Rules("short")
-_FIELDS = tuple(f.name for f in fields(MatchState))
-
-
-def _checked(state: MatchState) -> MatchState:
-    """`ids.check_state`, remembered for the states met (keyed with their fields' types,
-    so that 1 never passes for True)."""
-    if not isinstance(state, MatchState):
-        return check_state(state)
-    try:
-        key = (state, tuple(type(getattr(state, name)) for name in _FIELDS))
-        hash(key)
-    except TypeError:
-        return check_state(state)
-    found = _STATES.get(key)
-    if found is None:
-        if len(_STATES) > 4096:
-            _STATES.clear()
-        found = _STATES[key] = check_state(state)
-    return found
-
-
-_STATES: dict[Any, MatchState] = {}
 
 
 def decide(position: Position, state: MatchState, ply: int = 0, probabilities: Sequence[float] | None = None,
@@ -467,8 +53,10 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     evaluator's (`net`: another short nardy net). `ply` 1 or 2 looks that many rolls ahead as
     gnubg's n-ply cubeful evaluation does (`_node`): the equities are then n-ply cubeful ones and
     `probabilities` the n-ply cubeless ones; it needs nardy's own evaluation (no `probabilities`).
-    `met`: the match equity table (default Kazaross-XG2). Long nardy has no cube:
-    `InvalidArgumentError`.
+    `met`: the match equity table (default Kazaross-XG2). Bear-offs of six or fewer checkers a
+    side are priced by the two-sided table (`cubemath.exact_bear_off`): exactly at money (at
+    any `ply`), with fitted cube efficiencies in a match (at 0 ply), as gnubg does. Long nardy
+    has no cube: `InvalidArgumentError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
@@ -485,206 +73,27 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     if ply and probabilities is not None:
         raise InvalidArgumentError("probabilities= are a 0-ply evaluation; a look-ahead (ply 1 or 2) needs "
                                    "nardy's own evaluation")
-    state = _before_roll(state)
-    if (state.on_roll == 1) != (position.turn is Color.WHITE):
-        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
-                                   f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
-    if met is not None and not isinstance(met, MatchEquityTable):
-        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
+    cube = cube_of(state_for(position, state, met, cube_decision=True), met)
     kind, pips = position_class(position)
+    x = class_efficiency(kind, pips)
+    given = None if probabilities is None else checked_probabilities(probabilities)
+    exact = exact_bear_off(position.view(), cube, given) if kind == BEAR_OFF and not (ply and cube.length) else None
+    if exact is not None:
+        values, p, x = exact
+        return cube_decision(values, p, x, cube)
     if ply:
-        cube = _cube_of(state, met)
-        (nd, dt, dp), p = _looked_ahead(position, cube, int(ply), rules, net)
-        action = _action(nd, dt, dp, p, cube) if cube.may_double() else _no_cube(cube)
-        return CubeDecision(nd, dt, dp, action, p, _efficiency(kind, pips), cube.may_double(), cube)
-    if probabilities is None:
+        values, p = _looked_ahead(position, cube, int(ply), rules, net)
+        return cube_decision(values, p, x, cube)
+    if given is None:
         win, wg, wbg, lg, lbg = (float(v) for v in evaluate(position, rules=rules, net=net)[0])
         p = (win, wg, wbg, lg, lbg)
     else:
-        p = _checked_probabilities(probabilities)
-    return _decision(p, state, _efficiency(kind, pips), met)
+        p = given
+    return cube_decision(equities(p, cube, x), p, x, cube)
 
 
-def decision(probabilities: Sequence[float], state: MatchState, efficiency: float,
-             *, met: MatchEquityTable | None = None) -> CubeDecision:
-    """`decide` from five cubeless probabilities and a cube efficiency (0..1), with no position
-    (so with no check of the side on roll)."""
-    if isinstance(efficiency, bool) or not isinstance(efficiency, (int, float)) or not 0.0 <= efficiency <= 1.0:
-        raise InvalidArgumentError(f"efficiency must be a number in 0..1, got {quoted(efficiency)}")
-    if met is not None and not isinstance(met, MatchEquityTable):
-        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    return _decision(_checked_probabilities(probabilities), _before_roll(state), float(efficiency), met)
-
-
-def _decision(p: tuple[float, float, float, float, float], state: MatchState, efficiency: float,
-              met: MatchEquityTable | None) -> CubeDecision:
-    cube = _cube_of(state, met)
-    nd, dt, dp = _equities(p, cube, efficiency)
-    action = _action(nd, dt, dp, p, cube) if cube.may_double() else _no_cube(cube)
-    return CubeDecision(nd, dt, dp, action, p, efficiency, cube.may_double(), cube)
-
-
-def can_double(state: MatchState, *, met: MatchEquityTable | None = None) -> bool:
-    """Whether the side on roll of `state` may turn the cube (gnubg's rule: not in the Crawford
-    game, not with the cube on the other side, not when the cube is dead for it)."""
-    return _cube_of(_checked(state), met).may_double()
-
-
-def _no_cube(cube: _Cube) -> str:
-    """gnubg's words when the side on roll cannot double."""
-    if cube.length and (cube.owner is None or cube.owner == cube.mover):
-        return "Never double, take (dead cube)" if cube.owner is None else "Never redouble, take (dead cube)"
-    return "Cube not available"
-
-
-# --- many positions at once (the look-ahead) -----------------------------------------------------
-def _efficiencies(boards: npt.NDArray[np.int8]) -> Floats:
-    """`cube_efficiency` of each mover's-view board (rows of 26), in numpy."""
-    mine, theirs = boards[:, 25:0:-1] > 0, boards[:, :25] < 0
-    top = 25 - np.argmax(mine, axis=1)            # the mover's furthest checker
-    their_top = 25 - np.argmax(theirs, axis=1)    # the other side's, in its own numbers
-    counts = batch.pips(boards, Variant.SHORT)
-    race = np.clip(counts[:, 0] * RACE_FACTOR + RACE_COEFFICIENT, RACE_MIN, RACE_MAX)
-    x = np.where(top + their_top > 24, CONTACT_X, np.where((top <= 6) & (their_top <= 6), BEAR_OFF_X, race))
-    return np.where((counts[:, 0] == 0) | (counts[:, 1] == 0), 0.0, x)
-
-
-def _div(part: Floats, whole: Floats | float, default: float) -> Floats:
-    """part / whole, `default` where the whole is 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(np.equal(whole, 0), default, np.divide(part, whole))
-
-
-def _money_cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
-    """`_money_cubeful` of each row of `p` with its efficiency in `x`."""
-    win = p[:, 0]
-    gammons = 0.0 if cube.jacoby and cube.owner is None else 1.0
-    dead = 2 * win - 1 + gammons * (p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
-    edge = (win <= _EPSILON) | (win >= 1 - _EPSILON)
-    w = 1.0 + _div(p[:, 1] + p[:, 2], win, 0.0)
-    l = 1.0 + _div(p[:, 3] + p[:, 4], 1.0 - win, 0.0)
-    take, cash = (l - 0.5) / (w + l + 0.5), (l + 1.0) / (w + l + 0.5)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        low = -l + (l - 1.0) * win / take
-        high = 1.0 + (w - 1.0) * (win - cash) / (1.0 - cash)
-        if cube.owner is None:
-            middle = -1.0 + 2.0 * (win - take) / (cash - take)
-            live = np.where(win < take, -1.0 if cube.jacoby else low,
-                            np.where(win < cash, middle, 1.0 if cube.jacoby else high))
-        elif cube.owner == cube.mover:
-            live = np.where(win < cash, -l + (1.0 + l) * win / cash, high)
-        else:
-            live = np.where(win < take, low, -1.0 + (w + 1.0) * (win - take) / (1.0 - take))
-    return np.where(edge, dead, dead * (1.0 - x) + live * x)
-
-
-def _match_cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
-    """`_match_cubeful` of each row of `p` with its efficiency in `x`."""
-    plan = _plan(cube)
-    (cash, win2, win3), (opp_cash, lose2, lose3) = plan.win, plan.lose
-    dead = ((p[:, 0] - p[:, 1]) * cash + (p[:, 1] - p[:, 2]) * win2 + p[:, 2] * win3
-            + (1 - p[:, 0] - p[:, 3]) * opp_cash + (p[:, 3] - p[:, 4]) * lose2 + p[:, 4] * lose3)
-    if not plan.live:
-        return dead
-    win = p[:, 0]
-    g0, bg0 = _div(p[:, 1] - p[:, 2], win, 0.0), _div(p[:, 2], win, 0.0)
-    g1, bg1 = _div(p[:, 3] - p[:, 4], 1 - win, 0.0), _div(p[:, 4], 1 - win, 0.0)
-    gammon, bg = ((g0, g1), (bg0, bg1)) if cube.mover == 0 else ((g1, g0), (bg1, bg0))
-    above: list[Floats] = [np.zeros_like(win), np.zeros_like(win)]
-    for terms in plan.levels:
-        here = []
-        for k in (0, 1):
-            o, t = 1 - k, terms[k]
-            dtw = (1 - gammon[k] - bg[k]) * t[1] + gammon[k] * t[2] + bg[k] * t[3]
-            if t[0]:
-                dtl = (1 - gammon[o] - bg[o]) * t[4] + gammon[o] * t[5] + bg[o] * t[6]
-                here.append(_div(dtl - t[7], dtl - dtw, 1.0))
-            else:
-                here.append(1.0 - above[o] * _div(t[5] - dtw, t[4] - dtw, 1.0))
-        above = here
-    me = cube.mover
-    win_all = (1 - g0 - bg0) * cash + g0 * win2 + bg0 * win3
-    lose_all = (1 - g1 - bg1) * opp_cash + g1 * lose2 + bg1 * lose3
-    too_good, opp_too_good = above[me], 1.0 - above[1 - me]
-    centred, mine = cube.owner is None, cube.owner == me
-    losing = lose_all + (opp_cash - lose_all) * _div(win, opp_too_good, 0.0)
-    if centred:
-        live = np.where(win <= opp_too_good, losing, np.where(
-            win < too_good, opp_cash + (cash - opp_cash) * _div(win - opp_too_good, too_good - opp_too_good, 1.0),
-            cash + (win_all - cash) * _div(win - too_good, 1.0 - too_good, 1.0)))
-    elif not mine:
-        live = np.where(win <= opp_too_good, losing,
-                        opp_cash + (win_all - opp_cash) * _div(win - opp_too_good, 1.0 - opp_too_good, 1.0))
-    else:
-        live = np.where(win <= too_good, lose_all + (cash - lose_all) * _div(win, too_good, 0.0),
-                        cash + (win_all - cash) * _div(win - too_good, 1.0 - too_good, 1.0))
-    return dead * (1.0 - x) + live * x
-
-
-def _cubeful_many(p: Floats, cube: _Cube, x: Floats) -> Floats:
-    """Cubeful equity of each row for the side on roll of `cube`: money per cube unit, match MWC."""
-    return _match_cubeful_many(p, cube, x) if cube.length else _money_cubeful_many(p, cube, x)
-
-
-def _doubled(cube: _Cube) -> _Cube:
-    """The cube once the side on roll doubles and the other side takes."""
-    return cube.with_(2 * cube.value, 1 - cube.mover)
-
-
-def _flipped(cube: _Cube | None) -> _Cube | None:
-    """The same cube with the other side on roll."""
-    if cube is None:
-        return None
-    return _Cube(cube.value, cube.owner, 1 - cube.mover, cube.length, cube.score, cube.crawford, cube.jacoby,
-                 cube.table)
-
-
-def _cube_states(cubes: Sequence[_Cube | None], top: bool) -> list[_Cube | None]:
-    """gnubg's MakeCubePos: for each cube state, no double and (not at the top, when the side on
-    roll may) double, take; None marks a state that does not arise."""
-    out: list[_Cube | None] = []
-    for cube in cubes:
-        out.append(cube)
-        out.append(_doubled(cube) if cube is not None and not top and cube.may_double() else None)
-    return out
-
-
-def _best_actions(values: Floats, states: Sequence[_Cube | None], cubes: Sequence[_Cube | None]) -> Floats:
-    """gnubg's GetECF3: each cube state's value once the side on roll takes its best cube action
-    (double when double/take and double/pass are both worth at least no double; the opponent's
-    best of take and pass)."""
-    out = np.full((len(values), len(cubes)), np.nan)
-    for i, cube in enumerate(cubes):
-        if cube is None:
-            continue
-        nd = values[:, 2 * i]
-        doubled = states[2 * i + 1]
-        if doubled is None:
-            out[:, i] = nd
-            continue
-        dt = values[:, 2 * i + 1] if cube.length else 2.0 * values[:, 2 * i + 1]
-        dp = _plan(cube).win[0] if cube.length else 1.0
-        out[:, i] = np.where((dt >= nd) & (dp >= nd), np.minimum(dt, dp), nd)
-    return out
-
-
-def _leaf(p: Floats, x: Floats, cubes: Sequence[_Cube | None], top: bool) -> Floats:
-    """0-ply cubeful values (rows, cube states) for the side on roll, its own cube action taken
-    below the top."""
-    states = _cube_states(cubes, top)
-    values = np.full((len(p), len(states)), np.nan)
-    for j, cube in enumerate(states):
-        if cube is not None:
-            values[:, j] = _cubeful_many(p, cube, x)
-    return _best_actions(values, states, cubes)
-
-
-def _other_side(values: Floats, match: bool) -> Floats:
-    """Cubeful values for the other side: 1 - MWC in a match, the negative for money."""
-    return 1.0 - values if match else -values
-
-
-def _node(boards: npt.NDArray[np.int8], cubes: Sequence[_Cube | None], chooser: _Cube, ply: int, top: bool,
+# --- looking ahead ------------------------------------------------------------------------------
+def _node(boards: npt.NDArray[np.int8], cubes: Sequence[Cube | None], chooser: Cube, ply: int, top: bool,
           rules: Rules, net: Net | NetSet, probs: Floats | None = None) -> tuple[Floats, Floats]:
     """gnubg's n-ply cubeful evaluation (EvaluatePositionCubeful4) of mover's-view boards, the
     side on roll being `chooser.mover`: the cubeful value of each cube state in `cubes` (money
@@ -697,34 +106,33 @@ def _node(boards: npt.NDArray[np.int8], cubes: Sequence[_Cube | None], chooser: 
     done = finished_rows(boards) if ply > 0 else np.ones(len(boards), bool)
     values = np.empty((len(boards), len(cubes)))
     if done.any():
-        values[done] = _leaf(probs[done], _efficiencies(boards[done]), cubes, top)
+        values[done] = leaf_values(probs[done], efficiencies(boards[done]), cubes, top)
     live = np.flatnonzero(~done)
     if live.size == 0:
         return values, probs
     probs = probs.copy()
-    states = _cube_states(cubes, top)
+    states = cube_states(cubes, top)
     rows = np.repeat(boards[live], len(ROLLS), axis=0)
     rolls = np.tile(np.array(ROLLS, np.int8), (live.size, 1))
     children, offsets, _ = batch.generate(rows, rolls, rules)
     theirs = batch.flip(children, rules.variant)          # the other side on roll
     their_probs = evaluate_boards(theirs, rules, net, after=False)
-    their_chooser = _flipped(chooser)
-    assert their_chooser is not None
-    x = _efficiencies(theirs)
-    pick = _best_plays(_other_side(_leaf(their_probs, x, [their_chooser], False)[:, 0], bool(chooser.length)),
+    their_chooser = chooser.flipped()
+    x = efficiencies(theirs)
+    pick = _best_plays(other_side(leaf_values(their_probs, x, [their_chooser], False)[:, 0], bool(chooser.length)),
                        -raw_equity(their_probs), offsets)
-    below = [_flipped(c) for c in states]
+    below = [None if c is None else c.flipped() for c in states]
     if ply == 1:
-        their_values = _leaf(their_probs[pick], x[pick], below, False)
+        their_values = leaf_values(their_probs[pick], x[pick], below, False)
         chosen_probs = their_probs[pick]
     else:
         their_values, chosen_probs = _node(theirs[pick], below, their_chooser, ply - 1, False, rules, net,
                                            their_probs[pick])
-    mine = _other_side(their_values, bool(chooser.length)).reshape(live.size, len(ROLLS), len(states))
+    mine = other_side(their_values, bool(chooser.length)).reshape(live.size, len(ROLLS), len(states))
     probs[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, swap_sides(chosen_probs).reshape(live.size, len(ROLLS), 5))
     with np.errstate(invalid="ignore"):
         averaged = np.einsum("k,nkj->nj", ROLL_WEIGHTS, mine)
-    values[live] = _best_actions(averaged, states, cubes)
+    values[live] = best_actions(averaged, states, cubes)
     return values, probs
 
 
@@ -736,18 +144,18 @@ def _best_plays(values: Floats, cubeless: Floats, offsets: npt.NDArray[np.int64]
     return segment_argmax(np.where(values == best, cubeless, -np.inf), offsets)
 
 
-def _looked_ahead(position: Position, cube: _Cube, ply: int, rules: Rules, net: Net | NetSet | None
+def _looked_ahead(position: Position, cube: Cube, ply: int, rules: Rules, net: Net | NetSet | None
                   ) -> tuple[tuple[float, float, float], tuple[float, float, float, float, float]]:
     """(no double, double/take, double/pass) normalised to the cube, and the cubeless
     probabilities, `ply` rolls ahead."""
     boards = np.array([position.view()], np.int8)
-    values, probs = _node(boards, [cube, _doubled(cube)], cube, ply, True, rules, net_for(net, rules))
+    values, probs = _node(boards, [cube, cube.doubled()], cube, ply, True, rules, net_for(net, rules))
     nd, dt = float(values[0, 0]), float(values[0, 1])
-    p = _checked_probabilities(probs[0])
+    p = checked_probabilities(probs[0])
     if not cube.length:
         return (nd, 2.0 * dt, 1.0), p
-    dp = _plan(cube).win[0]
-    return (_mwc_to_equity(nd, cube), _mwc_to_equity(dt, cube), _mwc_to_equity(dp, cube)), p
+    dp = cube.plan().win[0]
+    return (equity_from_mwc(nd, cube), equity_from_mwc(dt, cube), equity_from_mwc(dp, cube)), p
 
 
 # --- a net player's cube actions ----------------------------------------------------------------
@@ -763,80 +171,8 @@ def net_cube_action(game: Any, ply: int = 0, *, net: Net | NetSet | None = None)
         return None
     state = game.match_state()
     if offered:  # the decision of the side that doubled, before its double
-        state = MatchState(**{**{f: getattr(state, f) for f in _FIELDS}, "double_offered": False,
-                              "turn": state.on_roll})
+        state = replace(state, double_offered=False, turn=state.on_roll)
     d = decide(game.position, state, ply, rules=game.rules, net=net)
     if offered:
         return "take" if d.double_take <= d.double_pass else "drop"
     return "double" if d.can_double and d.double_take >= d.no_double and d.double_pass >= d.no_double else None
-
-
-# --- chequer play at the score -------------------------------------------------------------------
-def play_equity(position: Position, state: MatchState, rules: Rules | None = None, *,
-                met: MatchEquityTable | None = None) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
-    """How `eval.rank` judges the plays of `position`'s side on roll at the score and cube of
-    `state`: a function of the mover's cubeless probabilities after each play (n, 5) and the
-    plays' results (n, 26, the mover's view before the turn passes) giving the mover's equity,
-    normalised to the cube in play (a match's as gnubg's equivalent-to-money equity).
-
-    Short nardy with the cube: the cubeful 0-ply equity, the other side on roll with its own
-    cube action (gnubg's cubeful move choice). Short nardy without the cube: the cubeless
-    equity at the score (gammons at their value there). Long nardy (no cube): the cubeless
-    equity at the score by long nardy's match equity table (`met.long_table`: mars and koks at
-    their value there, the next game's starter by `rules.next_starter`); for money, the cubeless
-    money equity.
-    """
-    rules = position._rules(rules)
-    state = _checked(state)
-    if (state.on_roll == 1) != (position.turn is Color.WHITE):
-        raise InvalidArgumentError(f"the match state has {'White' if state.on_roll == 1 else 'Black'} on roll "
-                                   f"(on_roll={state.on_roll}), the position {position.turn.name.title()}")
-    if met is not None and not isinstance(met, MatchEquityTable):
-        raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
-    if rules.variant is Variant.LONG:
-        return _long_play_equity(state, rules, position.turn is Color.BLACK)
-    cube = _cube_of(state, met)
-    theirs = _flipped(cube)
-    assert theirs is not None
-    match = bool(cube.length)
-    win, lose = _plan(cube).win[0], _plan(cube).lose[0]
-
-    def to_equity(mwc: Floats) -> Floats:
-        return (2.0 * mwc - (win + lose)) / (win - lose) if win != lose else np.zeros_like(mwc)
-
-    if not rules.cube:
-        if not match:
-            return lambda probs, after: raw_equity(probs)
-        return lambda probs, after: to_equity(_match_cubeful_many(probs, cube, np.zeros(len(probs))))
-
-    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
-        boards = batch.flip(np.ascontiguousarray(after, np.int8), Variant.SHORT)
-        mine = _other_side(_leaf(swap_sides(probs), _efficiencies(boards), [theirs], False)[:, 0], match)
-        return to_equity(mine) if match else mine
-
-    return value
-
-
-def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
-    if not state.match_length:
-        return lambda probs, after: raw_equity(probs)
-    table = long_table(bool(rules.koks))
-    if state.match_length > table.length:
-        raise InvalidArgumentError(f"the long nardy MET covers matches up to {table.length} points, "
-                                   f"not {state.match_length}")
-    me = state.on_roll
-    away, opp_away = state.match_length - state.score[me], state.match_length - state.score[1 - me]
-    if away <= 0 or opp_away <= 0:
-        raise InvalidArgumentError(f"the match is over at {state.score[0]}-{state.score[1]} of {state.match_length}")
-    top = 3 if rules.koks else 2  # (without koks, what the net puts on a koks is a mars)
-    v = {k: table.outcome_mwc(away, opp_away, max(min(k, top), -top), rules.next_starter, black)
-         for k in (1, 2, 3, -1, -2, -3)}
-    centre, half = (v[1] + v[-1]) / 2, (v[1] - v[-1]) / 2
-
-    def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
-        p = probs
-        mwc = ((p[:, 0] - p[:, 1]) * v[1] + (p[:, 1] - p[:, 2]) * v[2] + p[:, 2] * v[3]
-               + (1 - p[:, 0] - p[:, 3]) * v[-1] + (p[:, 3] - p[:, 4]) * v[-2] + p[:, 4] * v[-3])
-        return (mwc - centre) / half if half else np.zeros(len(p))
-
-    return value

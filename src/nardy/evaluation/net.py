@@ -50,6 +50,7 @@ from ..position import Position
 from ..rules import Rules, Variant, rules_for
 from ..status import Status, describe
 from . import bearoff
+from .cubemath import play_equity
 
 if TYPE_CHECKING:
     from ..formats.ids import MatchState
@@ -478,8 +479,6 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     net = net_for(net, rules)
     value = None
     if state is not None:
-        from .cube import play_equity
-
         value = play_equity(position, state, rules)
     moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
