@@ -152,6 +152,21 @@ def test_rank_lists_every_play_best_first(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("ply", [0, 1])
+def test_rank_gives_each_plays_afterstate_and_index(variant: str, ply: int) -> None:
+    views = batch.flip(played_boards(variant, steps=12), variant)
+    p = next(q for q in (Position(v.tolist(), variant) for v in views) if len(q.legal_moves((3, 1))) >= 3)
+    ranked = rank(p, (3, 1), ply=ply)
+    moves, children = p.legal_moves((3, 1)), p.children((3, 1))
+    assert ranked.afterstates.shape == (len(moves), 26) and ranked.afterstates.dtype == np.int8
+    assert sorted(ranked.indices.tolist()) == list(range(len(moves)))
+    for (move, _, _), after, index in zip(ranked, ranked.afterstates, ranked.indices):
+        assert move == moves[index]
+        assert p.apply(move) == children[index]
+        assert Position(after.tobytes(), variant, p.turn).pass_turn() == children[index]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_one_ply_ranks_every_play(variant: str) -> None:
     views = batch.flip(played_boards(variant, steps=12), variant)
     p = next(q for q in (Position(v.tolist(), variant) for v in views) if len(q.legal_moves((3, 1))) >= 3)

@@ -465,9 +465,23 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
     return evaluate_boards(boards, rules, net_for(net, rules), after=False)
 
 
+class Ranking(list):  # type: ignore[type-arg]
+    """`rank`'s answer: a list of (move, equity, probabilities), best first, and for each play
+    `afterstates[k]`, the board it leads to (mover's view, before the turn passes: an (n, 26)
+    int8 array), and `indices[k]`, its place in `Position.legal_moves` and `children` order."""
+
+    __slots__ = ("afterstates", "indices")
+
+    def __init__(self, items: Any, afterstates: npt.NDArray[np.int8], indices: npt.NDArray[np.int64]) -> None:
+        super().__init__(items)
+        self.afterstates = afterstates
+        self.indices = indices
+
+
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | NetSet | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
-    """Every legal play of `dice` with its equity and probabilities for the mover, best first.
+         net: Net | NetSet | None = None, state: MatchState | None = None) -> Ranking:
+    """Every legal play of `dice` with its equity and probabilities for the mover, best first
+    (a `Ranking`: a list that also holds each play's afterstate and index in `legal_moves`).
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
     replaces the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a
@@ -502,7 +516,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
-    return [(moves[i], float(equities[i]), probs[i]) for i in order]
+    return Ranking([(moves[i], float(equities[i]), probs[i]) for i in order], after[order], np.array(order))
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
@@ -679,4 +693,4 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSe
     return out
 
 
-__all__ = ["Net", "NetPolicy", "NetSet", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
