@@ -516,7 +516,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
-    return Ranking([(moves[i], float(equities[i]), probs[i]) for i in order], after[order], np.array(order))
+    index = np.array(order)
+    return Ranking([(moves[i], float(equities[i]), probs[i]) for i in order], after.take(index, axis=0), index)
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
