@@ -1,0 +1,169 @@
+"""Score checker-play judges on the project's rolled-out decisions (benchmarks/data/decisions-*.jsonl.gz).
+
+    python -m benchmarks.error_rate                       # both variants, ply 0/1/2 of the shipped nets
+    python -m benchmarks.error_rate short --plies 0 1 --limit 500 --judges net pubeval gnubg
+
+For every decision each judge picks a play; its loss is the best candidate's rolled-out equity
+minus the played one's (a play that was not rolled out: the conservative loss stored with it,
+see benchmarks/make_decisions.py). Reported per phase (contact, race): the mean loss per move in
+millipoints (thousandths of a point) and the share of moves losing more than 0.04, 0.08 and 0.16
+(gnubg's doubtful, bad and very bad). Judges: `net` (the shipped net at each of `--plies`, through
+`nardy.eval.rank`), and for short nardy `pubeval` and `gnubg` (GNU Backgammon's 0-ply), both
+from the `gnubg-nn` wheel when it is installed (an oracle only: its choices are never stored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from nardy import Position, Rules
+from nardy.evaluation.net import Net, NetSet, rank
+
+DATA = Path(__file__).parent / "data"
+THRESHOLDS = (0.04, 0.08, 0.16)
+PHASES = ("contact", "race")
+
+Chooser = Callable[[Position, tuple[int, int], list[Any], list[bytes]], int]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A rolled-out decision: the position, the roll, and the loss of each of its plays (by text)."""
+
+    phase: str
+    position: Position
+    dice: tuple[int, int]
+    losses: dict[str, float]
+    se: float            # the largest standard error of a candidate's difference from the best
+
+
+def path_of(variant: str, data: Path = DATA) -> Path:
+    return data / f"decisions-{variant}.jsonl.gz"
+
+
+def header(variant: str, path: Path | None = None) -> dict[str, Any]:
+    """The benchmark file's header (its first line, '# ' and JSON)."""
+    with gzip.open(path or path_of(variant), "rt") as f:
+        return json.loads(f.readline()[2:])
+
+
+def load(variant: str, path: Path | None = None, limit: int | None = None) -> list[Decision]:
+    """The first `limit` decisions (all by default) of a variant's benchmark file."""
+    rules = Rules(variant)
+    out = []
+    with gzip.open(path or path_of(variant), "rt") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            if limit is not None and len(out) >= limit:
+                break
+            r = json.loads(line)
+            best = r["plays"][0][1]
+            losses = {text: best - eq for text, eq, _, _ in r["plays"]}
+            losses.update({text: loss for text, loss in r["rest"]})
+            out.append(Decision(r["phase"], Position.from_id(r["id"], rules=rules), tuple(r["dice"]), losses,
+                                max(d for _, _, _, d in r["plays"])))
+    return out
+
+
+def net_chooser(ply: int, net: Net | NetSet | None = None) -> Chooser:
+    """The play `rank` puts first at `ply`."""
+    def choose(position: Position, dice: tuple[int, int], moves: list[Any], children: list[bytes]) -> int:
+        best = str(rank(position, dice, ply=ply, net=net)[0][0])
+        return [str(m) for m in moves].index(best)
+    return choose
+
+
+def gnubg_chooser(kind: str) -> Chooser:
+    """pubeval's or GNU Backgammon's 0-ply play (the `gnubg-nn` wheel; ImportError without it)."""
+    import gnubg_nn
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
+    from gnubg_oracle import to_gnubg
+    from nardy.evaluation.analysis import board_after
+
+    def choose(position: Position, dice: tuple[int, int], moves: list[Any], children: list[bytes]) -> int:
+        view = list(position.view())
+        if kind == "pubeval":
+            flat = gnubg_nn.pub_best_move(to_gnubg(view), *dice)
+            pairs = [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
+        else:
+            pairs = [tuple(p) for p in gnubg_nn.best_move(to_gnubg(view), *dice)]
+        played = np.array(board_after(view, pairs), np.int8).tobytes()
+        return children.index(played)
+    return choose
+
+
+def score(decisions: list[Decision], choose: Chooser) -> dict[str, dict[str, float]]:
+    """Per phase and "all": moves, mean loss (mp), and the share of losses above each threshold."""
+    losses: dict[str, list[float]] = {p: [] for p in PHASES}
+    for d in decisions:
+        moves, children = d.position._plays(d.dice, None, None)
+        texts = [str(m) for m in moves]
+        missing = set(d.losses) - set(texts)
+        if missing:
+            raise ValueError(f"{d.position.id()} {d.dice}: stored plays {sorted(missing)} are not legal plays")
+        picked = texts[choose(d.position, d.dice, moves, children)]
+        losses[d.phase].append(d.losses[picked])
+    losses["all"] = [x for p in PHASES for x in losses[p]]
+    out = {}
+    for phase, xs in losses.items():
+        a = np.array(xs)
+        out[phase] = {"moves": len(a), "mp": 1000 * float(a.mean()) if len(a) else float("nan"),
+                      **{f">{t}": float((a > t).mean()) if len(a) else float("nan") for t in THRESHOLDS}}
+    return out
+
+
+def judges(variant: str, plies: list[int], names: list[str]) -> Iterator[tuple[str, Chooser]]:
+    for name in names:
+        if name == "net":
+            for ply in plies:
+                yield f"net {ply}-ply", net_chooser(ply)
+        elif variant == "short":
+            try:
+                yield {"pubeval": "pubeval", "gnubg": "gnubg 0-ply"}[name], gnubg_chooser(name)
+            except ImportError:
+                print(f"({name}: the gnubg-nn wheel is not installed)", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="*", metavar="variant", help="short, long (default: both)")
+    parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--judges", nargs="+", choices=["net", "pubeval", "gnubg"], default=["net", "pubeval", "gnubg"])
+    parser.add_argument("--data", type=Path, default=DATA, help="the directory of the decisions-*.jsonl.gz files")
+    parser.add_argument("--limit", type=int, default=None, help="score the first LIMIT decisions of each file")
+    args = parser.parse_args(argv)
+    if not set(args.variants) <= {"short", "long"}:
+        parser.error(f"the variants are short and long, got {' '.join(args.variants)}")
+    for variant in args.variants or ["short", "long"]:
+        decisions = load(variant, path_of(variant, args.data), limit=args.limit)
+        info = header(variant, path_of(variant, args.data))
+        counts = {p: sum(d.phase == p for d in decisions) for p in PHASES}
+        print(f"\n{variant} nardy: {len(decisions)} decisions ({counts['contact']} contact, {counts['race']} race), "
+              f"{info['games']} games a candidate truncated at {info['horizon']} plies; "
+              f"mean se of a difference {np.mean([d.se for d in decisions]):.4f}")
+        print(f"| judge | {' | '.join(f'{p} mp' for p in PHASES)} | contact >0.04 / >0.08 / >0.16 "
+              f"| race >0.04 / >0.08 / >0.16 | seconds |")
+        print("|---|---|---|---|---|---|")
+        for name, choose in judges(variant, args.plies, args.judges):
+            start = time.perf_counter()
+            s = score(decisions, choose)
+            rates = [" / ".join(f"{100 * s[p][f'>{t}']:.1f}%" for t in THRESHOLDS) for p in PHASES]
+            print(f"| {name} | {s['contact']['mp']:.1f} | {s['race']['mp']:.1f} | {rates[0]} | {rates[1]} "
+                  f"| {time.perf_counter() - start:.0f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
