@@ -44,6 +44,7 @@ class Decision:
     position: Position
     dice: tuple[int, int]
     losses: dict[str, float]
+    rolled: frozenset[str]   # the plays rolled out (the others' losses are conservative estimates)
     se: float            # the largest standard error of a candidate's difference from the best
 
 
@@ -72,7 +73,7 @@ def load(variant: str, path: Path | None = None, limit: int | None = None) -> li
             losses = {text: best - eq for text, eq, _, _ in r["plays"]}
             losses.update({text: loss for text, loss in r["rest"]})
             out.append(Decision(r["phase"], Position.from_id(r["id"], rules=rules), tuple(r["dice"]), losses,
-                                max(d for _, _, _, d in r["plays"])))
+                                frozenset(p[0] for p in r["plays"]), max(d for _, _, _, d in r["plays"])))
     return out
 
 
@@ -124,6 +125,27 @@ def score(decisions: list[Decision], choose: Chooser) -> dict[str, dict[str, flo
     return out
 
 
+def marks(decisions: list[Decision], ply: int, mark: float = THRESHOLDS[0]) -> dict[str, float]:
+    """How far the marks of an analysis at `ply` can be trusted: every rolled-out play of every
+    decision is judged as `nardy analyse` judges a move played (its loss against the best play,
+    both at `ply`: `rank(..., include=play)`) and marked if the loss reaches `mark`; the rollout
+    marks it if its rolled-out loss does. Returns the plays, the share of the ply's marks the
+    rollout agrees with (precision) and the share of the rollout's marks the ply finds (recall)."""
+    both = ply_only = rollout_only = plays = 0
+    for d in decisions:
+        moves, _ = d.position._plays(d.dice, None, None)
+        for move in (m for m in moves if str(m) in d.rolled):
+            ranked = rank(d.position, d.dice, ply=ply, include=move)
+            mine = ranked[0][1] - next(e for m, e, _ in ranked if m == move) >= mark - 1e-12
+            theirs = d.losses[str(move)] >= mark - 1e-12
+            plays += 1
+            both += mine and theirs
+            ply_only += mine and not theirs
+            rollout_only += theirs and not mine
+    return {"plays": plays, "precision": both / max(both + ply_only, 1), "recall": both / max(both + rollout_only, 1),
+            "ply marks": both + ply_only, "rollout marks": both + rollout_only}
+
+
 def judges(variant: str, plies: list[int], names: list[str]) -> Iterator[tuple[str, Chooser]]:
     for name in names:
         if name == "net":
@@ -142,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--judges", nargs="+", choices=["net", "pubeval", "gnubg"], default=["net", "pubeval", "gnubg"])
     parser.add_argument("--data", type=Path, default=DATA, help="the directory of the decisions-*.jsonl.gz files")
+    parser.add_argument("--marks", action="store_true",
+                        help="also the agreement of each ply's doubtful-or-worse marks with the rollouts'")
     parser.add_argument("--limit", type=int, default=None, help="score the first LIMIT decisions of each file")
     args = parser.parse_args(argv)
     if not set(args.variants) <= {"short", "long"}:
@@ -162,6 +186,12 @@ def main(argv: list[str] | None = None) -> int:
             rates = [" / ".join(f"{100 * s[p][f'>{t}']:.1f}%" for t in THRESHOLDS) for p in PHASES]
             print(f"| {name} | {s['contact']['mp']:.1f} | {s['race']['mp']:.1f} | {rates[0]} | {rates[1]} "
                   f"| {time.perf_counter() - start:.0f} |", flush=True)
+        if args.marks:
+            print("\n| analysis | plays | marked (rollout's) | rollout agrees | marks found |\n|---|---|---|---|---|")
+            for ply in args.plies:
+                m = marks(decisions, ply)
+                print(f"| {ply}-ply | {m['plays']} | {m['ply marks']} ({m['rollout marks']}) | "
+                      f"{100 * m['precision']:.0f}% | {100 * m['recall']:.0f}% |", flush=True)
     return 0
 
 
