@@ -165,8 +165,11 @@ def truncated_rollouts(afters: np.ndarray, dice: np.ndarray, rules: Rules) -> np
     boards = np.repeat(batch.flip(afters, rules.variant), games, axis=0)   # the other side on roll
     rolls = dice.reshape(n * games, horizon, 2)
     ours = np.zeros(n * games, bool)          # is the side on roll the decision's mover?
-    live = np.ones(n * games, bool)
     value = np.zeros(n * games)
+    won = finished_rows(afters)               # the play itself bears off the last checker
+    live = ~np.repeat(won, games)
+    if won.any():
+        value[~live] = np.repeat(raw_equity(won_outcomes(afters[won], rules)), games)
     for ply in range(horizon):
         rows = np.flatnonzero(live)
         if rows.size == 0:
