@@ -40,6 +40,7 @@ Chooser = Callable[[Position, tuple[int, int], list[Any], list[bytes]], int]
 class Decision:
     """A rolled-out decision: the position, the roll, and the loss of each of its plays (by text)."""
 
+    index: int
     phase: str
     position: Position
     dice: tuple[int, int]
@@ -48,8 +49,9 @@ class Decision:
     se: float            # the largest standard error of a candidate's difference from the best
 
 
-def path_of(variant: str, data: Path = DATA) -> Path:
-    return data / f"decisions-{variant}.jsonl.gz"
+def path_of(variant: str, data: Path = DATA, check: bool = False) -> Path:
+    """The benchmark file of a variant (`check`: its untruncated check's)."""
+    return data / f"decisions-{variant}{'-full' if check else ''}.jsonl.gz"
 
 
 def header(variant: str, path: Path | None = None) -> dict[str, Any]:
@@ -58,8 +60,9 @@ def header(variant: str, path: Path | None = None) -> dict[str, Any]:
         return json.loads(f.readline()[2:])
 
 
-def load(variant: str, path: Path | None = None, limit: int | None = None) -> list[Decision]:
-    """The first `limit` decisions (all by default) of a variant's benchmark file."""
+def load(variant: str, path: Path | None = None, limit: int | None = None, only: set[int] | None = None
+         ) -> list[Decision]:
+    """The first `limit` decisions (all by default; `only`: those of these indices) of a variant's benchmark file."""
     rules = Rules(variant)
     out = []
     with gzip.open(path or path_of(variant), "rt") as f:
@@ -69,10 +72,12 @@ def load(variant: str, path: Path | None = None, limit: int | None = None) -> li
             if limit is not None and len(out) >= limit:
                 break
             r = json.loads(line)
+            if only is not None and r["index"] not in only:
+                continue
             best = r["plays"][0][1]
             losses = {text: best - eq for text, eq, _, _ in r["plays"]}
             losses.update({text: loss for text, loss in r["rest"]})
-            out.append(Decision(r["phase"], Position.from_id(r["id"], rules=rules), tuple(r["dice"]), losses,
+            out.append(Decision(r["index"], r["phase"], Position.from_id(r["id"], rules=rules), tuple(r["dice"]), losses,
                                 frozenset(p[0] for p in r["plays"]), max(d for _, _, _, d in r["plays"])))
     return out
 
@@ -158,6 +163,24 @@ def judges(variant: str, plies: list[int], names: list[str]) -> Iterator[tuple[s
                 print(f"({name}: the gnubg-nn wheel is not installed)", file=sys.stderr)
 
 
+def check(variant: str, data: Path, plies: list[int]) -> None:
+    """The truncated rollouts against the untruncated ones of the same decisions (the check file)."""
+    untruncated = load(variant, path_of(variant, data, check=True))
+    truncated = {d.index: d for d in load(variant, path_of(variant, data), only={d.index for d in untruncated})}
+    pairs = [(truncated[d.index], d) for d in untruncated]
+    same = np.mean([min(t.losses, key=t.losses.get) == min(u.losses, key=u.losses.get) for t, u in pairs])
+    cost = np.mean([u.losses[min(t.losses, key=t.losses.get)] for t, u in pairs])
+    print(f"\n{variant} nardy, {len(pairs)} contact decisions rolled out to the end: the truncated rollouts' best "
+          f"play is the untruncated best in {100 * same:.0f}%, losing {1000 * cost:.1f} mp on average by the "
+          f"untruncated rollouts (their mean se of a difference {np.mean([u.se for _, u in pairs]):.4f})")
+    print("| judge | truncated mp | untruncated mp | truncated >0.04 | untruncated >0.04 |\n|---|---|---|---|---|")
+    for name, choose in judges(variant, plies, ["net"]):
+        a = score([t for t, _ in pairs], choose)["contact"]
+        b = score([u for _, u in pairs], choose)["contact"]
+        print(f"| {name} | {a['mp']:.1f} | {b['mp']:.1f} | {100 * a['>0.04']:.1f}% | {100 * b['>0.04']:.1f}% |",
+              flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variants", nargs="*", metavar="variant", help="short, long (default: both)")
@@ -166,16 +189,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA, help="the directory of the decisions-*.jsonl.gz files")
     parser.add_argument("--marks", action="store_true",
                         help="also the agreement of each ply's doubtful-or-worse marks with the rollouts'")
+    parser.add_argument("--check", action="store_true",
+                        help="only compare the truncated rollouts with the untruncated check (decisions-*-full)")
     parser.add_argument("--limit", type=int, default=None, help="score the first LIMIT decisions of each file")
     args = parser.parse_args(argv)
     if not set(args.variants) <= {"short", "long"}:
         parser.error(f"the variants are short and long, got {' '.join(args.variants)}")
     for variant in args.variants or ["short", "long"]:
+        if args.check:
+            check(variant, args.data, args.plies)
+            continue
         decisions = load(variant, path_of(variant, args.data), limit=args.limit)
         info = header(variant, path_of(variant, args.data))
         counts = {p: sum(d.phase == p for d in decisions) for p in PHASES}
+        games = " or ".join(sorted(info["games"], key=int, reverse=True))
         print(f"\n{variant} nardy: {len(decisions)} decisions ({counts['contact']} contact, {counts['race']} race), "
-              f"{info['games']} games a candidate truncated at {info['horizon']} plies; "
+              f"{games} games a candidate truncated at {info['horizon']} plies; "
               f"mean se of a difference {np.mean([d.se for d in decisions]):.4f}")
         print(f"| judge | {' | '.join(f'{p} mp' for p in PHASES)} | contact >0.04 / >0.08 / >0.16 "
               f"| race >0.04 / >0.08 / >0.16 | seconds |")

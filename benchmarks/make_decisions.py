@@ -1,6 +1,7 @@
 """Make the rolled-out decision benchmarks: checker plays from nardy's own play, each judged by rollouts.
 
     python -m benchmarks.make_decisions run --work W [--resume]  # roll out, checkpointing to W/
+    python -m benchmarks.make_decisions full --work W --count N  # the check: N contact decisions untruncated
     python -m benchmarks.make_decisions pack --work W            # W/ -> benchmarks/data/decisions-*.jsonl.gz
 
 What is done, per variant (seeded: the same seed gives the same files):
@@ -58,6 +59,7 @@ GAMES, HORIZON = 864, 10   # games per candidate, plies before the net judges
 TARGETS = {"contact": 3000, "race": 1000}
 VARIANTS = ("short", "long")
 BATCH = 8             # decisions rolled out together
+FULL_PLIES = 600      # the horizon of the untruncated check: no game comes near it
 DATA = Path(__file__).parent / "data"
 ORDERED = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 
@@ -194,14 +196,15 @@ def truncated_rollouts(afters: np.ndarray, dice: np.ndarray, rules: Rules) -> np
     return value.reshape(n, games)
 
 
-def judge(batch_items: list[dict[str, Any]], variant: str, seed: int, rules: Rules) -> list[dict[str, Any]]:
+def judge(batch_items: list[dict[str, Any]], variant: str, seed: int, rules: Rules, games: int = GAMES
+          ) -> list[dict[str, Any]]:
     """The records of a batch of decisions (each with its position, dice, index, phase)."""
     prepared = []
     for item in batch_items:
         position = Position.from_id(item["id"], rules=rules)
         prepared.append(candidates(position, item["dice"], rules))
     afters = np.concatenate([p["after"][p["chosen"]] for p in prepared])
-    dice = np.concatenate([np.repeat(dice_of(seed, variant, item["index"], GAMES, HORIZON)[None], len(p["chosen"]), 0)
+    dice = np.concatenate([np.repeat(dice_of(seed, variant, item["index"], games, HORIZON)[None], len(p["chosen"]), 0)
                            for item, p in zip(batch_items, prepared)])
     values = truncated_rollouts(afters, dice, rules)
     records, at = [], 0
@@ -211,24 +214,27 @@ def judge(batch_items: list[dict[str, Any]], variant: str, seed: int, rules: Rul
         at += k
         means = v.mean(axis=1)
         best = int(np.argmax(means))
-        se = v.std(axis=1, ddof=1) / np.sqrt(GAMES)
-        dse = (v - v[best]).std(axis=1, ddof=1) / np.sqrt(GAMES)
+        se = v.std(axis=1, ddof=1) / np.sqrt(games)
+        dse = (v - v[best]).std(axis=1, ddof=1) / np.sqrt(games)
         plays = sorted(([p["moves"][i], round(float(m), 4), round(float(s), 4), round(float(d), 4)]
                         for i, m, s, d in zip(p["chosen"], means, se, dse)), key=lambda r: -r[1])
         worst = float(means.max() - means.min())
         rest = [[p["moves"][i], round(max(worst, float(p["estimate"][i])), 3)]
                 for i in np.argsort(p["estimate"], kind="stable") if i not in p["chosen"]]
         records.append({"index": item["index"], "phase": item["phase"], "id": item["id"], "dice": item["dice"],
-                        "plays": plays, "rest": rest})
+                        "games": games, "plays": plays, "rest": rest})
     return records
 
 
 # the job -------------------------------------------------------------------------------------
-def run(work: Path, resume: bool, seed: int, until: float | None, limit: int | None) -> None:
+def run(work: Path, resume: bool, seed: int, until: float | None, limit: int | None, games: int | None = None
+        ) -> None:
     work.mkdir(parents=True, exist_ok=True)
     plan_file = work / "plan.json"
     if resume and plan_file.exists():
         plan = json.loads(plan_file.read_text())
+        plan["resumed"] = plan.get("resumed", []) + [command_line()]
+        plan_file.write_text(json.dumps(plan))
     else:
         plan = {"seed": seed, "command": command_line(), "games": GAMES, "horizon": HORIZON, "variants": {}}
         for variant in VARIANTS:
@@ -258,7 +264,7 @@ def run(work: Path, resume: bool, seed: int, until: float | None, limit: int | N
                 print("time is up", flush=True)
                 return
             items, todo[variant] = todo[variant][:BATCH], todo[variant][BATCH:]
-            records = judge(items, variant, seed, Rules(variant))
+            records = judge(items, variant, seed, Rules(variant), games or plan["games"])
             with open(work / f"{variant}.jsonl", "a") as f:
                 f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
                 f.flush()
@@ -268,36 +274,99 @@ def run(work: Path, resume: bool, seed: int, until: float | None, limit: int | N
                 return
 
 
-def pack(work: Path, out: Path) -> None:
+def full(work: Path, count: int, until: float | None, games: int = GAMES) -> None:
+    """Roll the candidates of the first `count` contact decisions of each variant out to the end
+    of the game (no truncation; the same games a candidate, other dice), appending records of
+    the same form to W/full-<variant>.jsonl: the check of the truncation (docs/evaluator.md)."""
     plan = json.loads((work / "plan.json").read_text())
     for variant in VARIANTS:
-        lines = [json.loads(line) for line in (work / f"{variant}.jsonl").read_text().splitlines() if line.strip()]
-        lines.sort(key=lambda r: r["index"])
-        phases = {p: sum(r["phase"] == p for r in lines) for p in TARGETS}
-        header = {"format": "nardy-decisions", "version": 1, "variant": variant, "seed": plan["seed"],
-                  "command": plan["command"], "pack": command_line(), "games": plan["games"],
-                  "horizon": plan["horizon"], "decisions": len(lines), "phases": phases,
-                  "method": "docs/evaluator.md#decision-benchmarks; benchmarks/make_decisions.py's docstring"}
-        path = out / f"decisions-{variant}.jsonl.gz"
-        with gzip.GzipFile(path, "wb", mtime=0) as raw:
-            raw.write(("# " + json.dumps(header) + "\n").encode())
+        rules = Rules(variant)
+        path = work / f"full-{variant}.jsonl"
+        done = {json.loads(x)["index"] for x in path.read_text().splitlines()} if path.exists() else set()
+        records = [json.loads(x) for x in (work / f"{variant}.jsonl").read_text().splitlines() if x.strip()]
+        todo = [r for r in sorted(records, key=lambda r: r["index"]) if r["phase"] == "contact"][:count]
+        todo = [r for r in todo if r["index"] not in done]
+        start = time.time()
+        for k in range(0, len(todo), BATCH):
+            if until is not None and time.time() >= until:
+                print("time is up", flush=True)
+                return
+            items = todo[k:k + BATCH]
+            afters, dice = [], []
+            for r in items:
+                position = Position.from_id(r["id"], rules=rules)
+                moves, children = position._plays(r["dice"], rules, None)
+                result = dict(zip((str(m) for m in moves), children))
+                afters += [np.frombuffer(result[p[0]], np.int8) for p in r["plays"]]
+                rolls = dice_of(plan["seed"] + 1, variant, r["index"], games, FULL_PLIES)
+                dice += [rolls] * len(r["plays"])
+            values = truncated_rollouts(np.stack(afters), np.stack(dice), rules)
+            at, lines = 0, []
+            for r in items:
+                v = values[at:at + len(r["plays"])]
+                at += len(r["plays"])
+                means = v.mean(axis=1)
+                best = int(np.argmax(means))
+                se = v.std(axis=1, ddof=1) / np.sqrt(games)
+                dse = (v - v[best]).std(axis=1, ddof=1) / np.sqrt(games)
+                plays = sorted(([p[0], round(float(m), 4), round(float(s_), 4), round(float(d), 4)]
+                                for p, m, s_, d in zip(r["plays"], means, se, dse)), key=lambda x: -x[1])
+                lines.append(json.dumps({**r, "games": games, "plays": plays}, separators=(",", ":")) + "\n")
+            with open(path, "a") as f:
+                f.write("".join(lines))
+            print(f"full {variant} {len(done) + k + len(items)} done, {time.time() - start:.0f} s", flush=True)
+
+
+def pack(work: Path, out: Path) -> None:
+    """Write W's results as benchmarks/data/decisions-<variant>.jsonl.gz (and the untruncated
+    check's as decisions-<variant>-full.jsonl.gz): a '# ' JSON header line, then a record a line."""
+    plan = json.loads((work / "plan.json").read_text())
+    for variant in VARIANTS:
+        for name, source, extra in ((f"decisions-{variant}", f"{variant}.jsonl", {"horizon": plan["horizon"]}),
+                                    (f"decisions-{variant}-full", f"full-{variant}.jsonl",
+                                     {"horizon": None, "full": _read_command(work / "full-command.txt")})):
+            if not (work / source).exists():
+                continue
+            lines = sorted((json.loads(x) for x in (work / source).read_text().splitlines() if x.strip()),
+                           key=lambda r: r["index"])
+            phases = {p: sum(r["phase"] == p for r in lines) for p in TARGETS}
+            games: dict[str, int] = {}
             for r in lines:
-                raw.write((json.dumps(r, separators=(",", ":")) + "\n").encode())
-        print(f"{path}: {len(lines)} decisions {phases}")
+                games[str(r.get("games", plan["games"]))] = games.get(str(r.get("games", plan["games"])), 0) + 1
+            header = {"format": "nardy-decisions", "version": 1, "variant": variant, "seed": plan["seed"],
+                      "command": plan["command"], "resumed": plan.get("resumed", []), **extra,
+                      "pack": command_line(), "games": games, "decisions": len(lines), "phases": phases,
+                      "method": "docs/evaluator.md, Decision benchmarks; benchmarks/make_decisions.py's docstring"}
+            path = out / f"{name}.jsonl.gz"
+            with gzip.GzipFile(path, "wb", mtime=0) as raw:
+                raw.write(("# " + json.dumps(header) + "\n").encode())
+                for r in lines:
+                    raw.write((json.dumps(r, separators=(",", ":")) + "\n").encode())
+            print(f"{path}: {len(lines)} decisions {phases}")
+
+
+def _read_command(path: Path) -> str | None:
+    return path.read_text().strip() if path.exists() else None
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=("run", "pack"))
+    parser.add_argument("action", choices=("run", "full", "pack"))
     parser.add_argument("--work", type=Path, required=True, help="the checkpoint directory")
     parser.add_argument("--resume", action="store_true", help="carry on from the work directory's results")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--until", type=float, default=None, help="stop at this Unix time (after a batch)")
     parser.add_argument("--limit", type=int, default=None, help="stop after this many decisions")
+    parser.add_argument("--games", type=int, default=None, help="run: games a candidate (default: the plan's)")
+    parser.add_argument("--count", type=int, default=200, help="full: the contact decisions of each variant")
     parser.add_argument("--out", type=Path, default=DATA)
     args = parser.parse_args(argv)
     if args.action == "run":
-        run(args.work, args.resume, args.seed, args.until, args.limit)
+        run(args.work, args.resume, args.seed, args.until, args.limit, args.games)
+    elif args.action == "full":
+        if not (args.work / "full-command.txt").exists():
+            (args.work / "full-command.txt").write_text(command_line())
+        full(args.work, args.count, args.until, args.games or GAMES)
     else:
         pack(args.work, args.out)
 
