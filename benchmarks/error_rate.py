@@ -151,6 +151,24 @@ def marks(decisions: list[Decision], ply: int, mark: float = THRESHOLDS[0]) -> d
             "ply marks": both + ply_only, "rollout marks": both + rollout_only}
 
 
+def filter_misses(decisions: list[Decision], keep: int, window: float) -> dict[str, float]:
+    """How often a move filter (the best `keep` 0-ply plays within `window` of the best, as
+    `nardy.eval.rank` prunes before its lookahead) drops the rolled-out best play: the share of
+    decisions, the share where every play kept loses more than 0.02 by the rollouts, and the
+    mean number of plays kept."""
+    missed = costly = kept = 0
+    for d in decisions:
+        ranked = rank(d.position, d.dice)
+        best = ranked[0][1]
+        chosen = [str(m) for m, e, _ in ranked[:keep] if e >= best - window]
+        kept += len(chosen)
+        loss = min(d.losses[m] if m in d.losses else 1.0 for m in chosen)
+        missed += loss > 0
+        costly += loss > 0.02
+    n = max(len(decisions), 1)
+    return {"missed": missed / n, "costly": costly / n, "kept": kept / n}
+
+
 def judges(variant: str, plies: list[int], names: list[str]) -> Iterator[tuple[str, Chooser]]:
     for name in names:
         if name == "net":
@@ -185,10 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variants", nargs="*", metavar="variant", help="short, long (default: both)")
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--judges", nargs="+", choices=["net", "pubeval", "gnubg"], default=["net", "pubeval", "gnubg"])
+    parser.add_argument("--judges", nargs="*", choices=["net", "pubeval", "gnubg"], default=["net", "pubeval", "gnubg"])
     parser.add_argument("--data", type=Path, default=DATA, help="the directory of the decisions-*.jsonl.gz files")
     parser.add_argument("--marks", action="store_true",
                         help="also the agreement of each ply's doubtful-or-worse marks with the rollouts'")
+    parser.add_argument("--filters", action="store_true",
+                        help="also how often move filters of a few widths drop the rolled-out best play")
     parser.add_argument("--check", action="store_true",
                         help="only compare the truncated rollouts with the untruncated check (decisions-*-full)")
     parser.add_argument("--limit", type=int, default=None, help="score the first LIMIT decisions of each file")
@@ -215,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
             rates = [" / ".join(f"{100 * s[p][f'>{t}']:.1f}%" for t in THRESHOLDS) for p in PHASES]
             print(f"| {name} | {s['contact']['mp']:.1f} | {s['race']['mp']:.1f} | {rates[0]} | {rates[1]} "
                   f"| {time.perf_counter() - start:.0f} |", flush=True)
+        if args.filters:
+            print("\n| move filter | best play dropped | and every play kept loses > 0.02 | plays kept |\n"
+                  "|---|---|---|---|")
+            for keep, window in ((8, 0.16), (16, 0.16), (16, 0.24)):
+                f = filter_misses(decisions, keep, window)
+                print(f"| {keep} within {window} | {100 * f['missed']:.2f}% | {100 * f['costly']:.2f}% "
+                      f"| {f['kept']:.2f} |", flush=True)
         if args.marks:
             print("\n| analysis | plays | marked (rollout's) | rollout agrees | marks found |\n|---|---|---|---|---|")
             for ply in args.plies:

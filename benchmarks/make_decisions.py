@@ -14,8 +14,8 @@ What is done, per variant (seeded: the same seed gives the same files):
 2. **Candidates**: every play's 0-ply equity; 1 ply for the WIDE best (within WIDE_WINDOW of the
    0-ply best); 2 ply for the 1-ply best POOL. The candidates are the 0-, 1- and 2-ply choices and
    the plays within MARGIN of the best at 2 ply (or 1 ply), at most CAP.
-3. **Rollouts**: every candidate is rolled out over GAMES games truncated after HORIZON plies (half-moves),
-   each move the net's 0-ply choice; a game still going at the horizon counts the net's 0-ply
+3. **Rollouts**: every candidate is rolled out over GAMES games (`--games` sets fewer for a resumed
+   run; each record says how many) truncated after HORIZON plies (half-moves), each move the net's 0-ply choice; a game still going at the horizon counts the net's 0-ply
    probabilities there (exact in the bear-off table, as everywhere). The candidates of a decision
    share their dice (game j's rolls are the same after every candidate: common random numbers, so
    their differences are measured much more precisely than their equities) and the first two rolls
@@ -26,6 +26,9 @@ What is done, per variant (seeded: the same seed gives the same files):
 4. **The other plays** (never rolled out) get a conservative loss: the larger of the worst
    candidate's rolled-out loss and their own loss at 1 ply (0 ply beyond the wide set), measured
    against the best play at that ply.
+
+`full` checks the truncation: it rolls the candidates of the first contact decisions out to the
+end of the game (other dice, the same number of games), records of the same form.
 
 The decisions are processed in a fixed interleaved order (each batch of decisions draws its
 variant and phase by the ratio of the targets), results are appended to W/<variant>.jsonl after
