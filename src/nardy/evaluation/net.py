@@ -64,7 +64,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls
 ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
 PLIES = (0, 1, 2)         # the lookaheads rank offers
 PRUNE_KEEP = 16           # ply 1 and 2 look ahead from at most this many 0-ply candidates...
-PRUNE_WINDOW = 0.16       # ...within this much equity of the best (docs/evaluator.md, "The move filter")
+PRUNE_WINDOW = 0.24       # ...within this much equity of the best (docs/evaluator.md, "Decision benchmarks")
 
 Floats = npt.NDArray[np.float64]
 
@@ -484,7 +484,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     (a `Ranking`: a list that also holds each play's afterstate and index in `legal_moves`).
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
-    replaces the equity of the best 0-ply candidates (at most 16, within 0.16 of the best: the
+    replaces the equity of the best 0-ply candidates (at most 16, within 0.24 of the best: the
     move filter) by a lookahead of that many rolls; the others keep their 0-ply figures and rank
     after them. `include`, a legal play of the roll, is looked ahead from as well (as an analysis
     judges the play made at the ply of the best); `IllegalMoveError` if it is not legal.
