@@ -644,12 +644,12 @@ def test_rollout_and_analyse_report_progress_on_stderr_only(tmp_path, capsys):
         game.play(game.legal_moves()[0])
     match.finish_game()
     moves = []
-    analyse(match.games, progress=lambda done, total: moves.append((done, total)))
+    analyse(match.games, ply=0, progress=lambda done, total: moves.append((done, total)))
     total = sum(kind == "move" for _, kind, _ in game.history())
     assert moves == [(i, total) for i in range(1, total + 1)]
     path = tmp_path / "m.mat"
     matfile.dump(match, str(path))
-    assert main(["analyse", str(path), "--progress"]) == 0
+    assert main(["analyse", str(path), "--progress", "--ply", "0"]) == 0
     assert f"nardy analyse: {total}/{total} moves (100%)" in capsys.readouterr().err
 
 

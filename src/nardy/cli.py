@@ -1089,7 +1089,8 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("file", help="the match file (.mat or .sgf)")
     analyse.add_argument("--lenient", action="store_true", help="read the file leniently, as `replay --lenient` does")
     analyse.add_argument("--jacoby", action="store_true", help=JACOBY_HELP)
-    analyse.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="lookahead: 0 (default), 1 or 2 rolls")
+    analyse.add_argument("--ply", type=_whole, default=2, choices=[0, 1, 2],
+                         help="lookahead: 0, 1 or 2 rolls (default 2: its marks agree best with rollouts)")
     analyse.add_argument("--all", action="store_true", help="print every move, not only the marked ones")
     analyse.add_argument("--at-score", action="store_true",
                          help="judge the plays at the score and cube (short nardy: cubeful), not cubeless")

@@ -49,7 +49,7 @@ def test_cube_turns_follow_the_game() -> None:
 @pytest.mark.parametrize("answer", ["take", "drop"])
 def test_a_wrong_double_and_its_answer(answer) -> None:
     match = early_double_match(answer)
-    result = analyse(match.games)
+    result = analyse(match.games, ply=0)
     first = result.cube[0]
     d = first.decision
     turn = cube_turns(match.games[0])[0]
@@ -133,7 +133,7 @@ def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
 
     match = early_double_match("take")
     game = match.games[0]
-    plain, scored = analyse(match.games), analyse(match.games, at_score=True)
+    plain, scored = analyse(match.games, ply=0), analyse(match.games, ply=0, at_score=True)
     assert len(plain.moves) == len(scored.moves)
     turns = {t.move: t for t in cube_turns(game)}
     position = Position.start("short", game.starter)

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy import _hooks, Rules
+from nardy import _hooks, _net, Rules
 from nardy.play.env import VectorEnv
 
 import features_reference as ref

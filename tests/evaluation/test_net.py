@@ -152,6 +152,21 @@ def test_rank_lists_every_play_best_first(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("ply", [0, 1])
+def test_rank_gives_each_plays_afterstate_and_index(variant: str, ply: int) -> None:
+    views = batch.flip(played_boards(variant, steps=12), variant)
+    p = next(q for q in (Position(v.tolist(), variant) for v in views) if len(q.legal_moves((3, 1))) >= 3)
+    ranked = rank(p, (3, 1), ply=ply)
+    moves, children = p.legal_moves((3, 1)), p.children((3, 1))
+    assert ranked.afterstates.shape == (len(moves), 26) and ranked.afterstates.dtype == np.int8
+    assert sorted(ranked.indices.tolist()) == list(range(len(moves)))
+    for (move, _, _), after, index in zip(ranked, ranked.afterstates, ranked.indices):
+        assert move == moves[index]
+        assert p.apply(move) == children[index]
+        assert Position(after.tobytes(), variant, p.turn).pass_turn() == children[index]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_one_ply_ranks_every_play(variant: str) -> None:
     views = batch.flip(played_boards(variant, steps=12), variant)
     p = next(q for q in (Position(v.tolist(), variant) for v in views) if len(q.legal_moves((3, 1))) >= 3)
@@ -403,20 +418,20 @@ def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
             game.roll()
         game.play(net_move(game) if game.turn is Color.WHITE else rng.choice(game.legal_moves()))
     match.finish_game()
-    result = analyse(match.games)
+    result = analyse(match.games, ply=0)
     white, black = result.summary(Color.WHITE), result.summary(Color.BLACK)
     assert white.total_loss == 0 and white.moves > 0
     assert black.total_loss > 0 and black.error_rate > 0
     assert all(m.loss >= 0 for m in result.moves)
     path = tmp_path / "m.mat"
     matfile.dump(match, path)
-    assert main(["analyse", str(path)]) == 0
+    assert main(["analyse", str(path), "--ply", "0"]) == 0
     text = capsys.readouterr().out
-    assert "error rate per move" in text and "0.0 mEMG" in text
+    assert "error rate per move" in text and "0.0 mEMG" in text and "0-ply analysis" in text
     from nardy.formats import sgf
 
     sgf.dump(match, tmp_path / "m.sgf")
-    assert main(["analyse", str(tmp_path / "m.sgf")]) == 0
+    assert main(["analyse", str(tmp_path / "m.sgf"), "--ply", "0"]) == 0
     assert capsys.readouterr().out == text
     move = result.moves[0]
     marked = [MoveAnalysis(1, 1, Color.WHITE, (3, 1), move.played, move.best, -loss, 0.0, 2).mark
@@ -558,3 +573,82 @@ def test_evaluate_takes_the_rules_name_as_rank_does(variant: str) -> None:
         evaluate(p, rules=3)
     with pytest.raises(InvalidPositionError):
         evaluate(p, rules="long" if variant == "short" else "short")
+
+
+def crowded_roll(variant: str = "short", plies: int = 1) -> tuple[Position, tuple[int, int], list]:
+    """A position and roll of self-play with more than 8 plays within 0.16 of the 0-ply best."""
+    from nardy.evaluation.net import PRUNE_WINDOW
+
+    views = batch.flip(played_boards(variant, steps=30), variant)
+    for view in views:
+        p = Position(view.tolist(), variant)
+        for dice in ((2, 2), (1, 1), (3, 3), (4, 2)):
+            zero = rank(p, dice)
+            near = [m for m, e, _ in zero if e >= zero[0][1] - PRUNE_WINDOW]
+            if len(near) > 8 and len(zero) > len(near):
+                return p, dice, zero
+    raise AssertionError("no crowded roll in the sample")
+
+
+def test_the_move_filter_keeps_every_play_near_the_best() -> None:
+    # the lookahead judges every play within PRUNE_WINDOW of the 0-ply best, up to PRUNE_KEEP
+    # (16 within 0.24; 8 within 0.16 dropped the rolled-out best play of 2.0% of short nardy's
+    # benchmark decisions, 3.6% of long nardy's), and no play beyond the window
+    from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, _lookahead, raw_equity
+
+    assert PRUNE_KEEP >= 16 and PRUNE_WINDOW >= 0.24
+    p, dice, zero = crowded_roll()
+    one = rank(p, dice, ply=1)
+    near = [k for k, (_, e, _) in enumerate(zero) if e >= zero[0][1] - PRUNE_WINDOW][:PRUNE_KEEP]
+    deep = raw_equity(_lookahead(zero.afterstates[near], Rules("short"), default_net("short"), 1))
+    looked = dict(zip(zero.indices[near].tolist(), deep))
+    assert len(looked) > 8
+    for (_, e, _), index in zip(one, one.indices):
+        if index in looked:
+            assert e == pytest.approx(looked[index], abs=1e-12)
+    zero_of = {int(i): e for (_, e, _), i in zip(zero, zero.indices)}
+    rest = [(e, int(i)) for (_, e, _), i in zip(one, one.indices) if int(i) not in looked]
+    assert rest and all(e == zero_of[i] for e, i in rest)   # beyond the filter: the 0-ply figure
+
+
+def test_rank_includes_a_given_play_in_the_lookahead() -> None:
+    from nardy import IllegalMoveError
+
+    p, dice, zero = crowded_roll()
+    worst = zero[-1][0]
+    plain = rank(p, dice, ply=1)
+    assert next(e for m, e, _ in plain if m == worst) == zero[-1][1]   # pruned: its 0-ply figure
+    included = rank(p, dice, ply=1, include=worst)
+    got = next(e for m, e, _ in included if m == worst)
+    assert got != zero[-1][1] and got <= included[0][1]
+    assert [m for m, _, _ in included[:3]] == [m for m, _, _ in plain[:3]]
+    assert [e for _, e, _ in rank(p, dice, include=worst)] == [e for _, e, _ in zero]   # ply 0: no lookahead
+    with pytest.raises(IllegalMoveError):
+        rank(p, dice, ply=1, include=Position.start("short").legal_moves((6, 5))[0])
+
+
+def test_analyse_judges_at_two_ply_by_default_and_the_played_move_at_the_same_ply(tmp_path, capsys) -> None:
+    from nardy import Match
+    from nardy.cli import main
+    from nardy.evaluation.analysis import DEFAULT_PLY, analyse
+    from nardy.formats import matfile
+
+    assert DEFAULT_PLY == 2
+    match = Match(Rules("short"), 1)
+    game = match.new_game()
+    game.roll_off()
+    for _ in range(6):   # a few moves, the worst 0-ply play each time (outside the filter)
+        if game.dice is None:
+            game.roll()
+        game.play(rank(game.position, game.dice)[-1][0])
+    result = analyse(match.games, ply=1)
+    assert result.ply == 1 and all(m.loss >= 0 for m in result.moves)
+    first = result.moves[0]   # the played move's equity is its 1-ply figure, not its 0-ply one
+    start = Position.start("short", match.games[0].starter)
+    deep = rank(start, first.dice, ply=1, include=first.played)
+    assert first.equity_played == next(e for mv, e, _ in deep if mv == first.played)
+    assert first.equity_played != next(e for mv, e, _ in rank(start, first.dice) if mv == first.played)
+    path = tmp_path / "m.mat"
+    matfile.dump(match, path)
+    assert main(["analyse", str(path), "--all", "--lenient"]) == 0   # (the game has no result yet)
+    assert "\n2-ply analysis" in capsys.readouterr().out

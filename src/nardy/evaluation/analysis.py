@@ -1,8 +1,9 @@
 """Analyse played games: each move's equity loss against the evaluator's best play.
 
 `analyse(games)` replays every move of the games (a `Match`'s, a match file's) and ranks the
-roll's plays with `nardy.evaluation.net.rank`. A move's loss is the best play's equity minus the played
-one's (cubeless, for the mover), and it is marked as GNU Backgammon marks moves: "doubtful"
+roll's plays with `nardy.evaluation.net.rank`, at 2 ply unless `ply=` says otherwise, the played
+move judged at that ply too (`rank(..., include=)`). A move's loss is the best play's equity
+minus the played one's (cubeless, for the mover), and it is marked as GNU Backgammon marks moves: "doubtful"
 for a loss of at least 0.04, "bad" for at least 0.08, "very bad" for at least 0.16.
 
 A player's error rate is the mean loss over its unforced moves (those with more than one
@@ -35,6 +36,7 @@ from ..position import Position
 from ..rules import CHECKERS, Color, Variant
 
 MARKS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
+DEFAULT_PLY = 2   # the ply whose marks agree best with rollouts (docs/evaluator.md, "Decision benchmarks")
 
 
 @dataclass(frozen=True)
@@ -110,10 +112,11 @@ def board_after(view: Sequence[int], pairs: Sequence[tuple[int, int]]) -> tuple[
     return tuple(board)
 
 
-def analyse(games: Sequence[Game], *, ply: int = 0, net: Net | None = None,
+def analyse(games: Sequence[Game], *, ply: int = DEFAULT_PLY, net: Net | None = None,
             progress: Callable[[int, int], None] | None = None, at_score: bool = False) -> Analysis:
-    """Every move of `games` against the evaluator's best play of its roll; `progress`, if given,
-    is called as progress(moves_done, moves) after each move. `at_score`: the plays are judged
+    """Every move of `games` against the evaluator's best play of its roll, both judged at `ply`
+    (2 by default: `DEFAULT_PLY`); `progress`, if given, is called as progress(moves_done, moves)
+    after each move. `at_score`: the plays are judged
     at the game's score and cube (`rank(..., state=)`: short nardy's cubeful equity, long
     nardy's at its match equity table) instead of by the cubeless money equity."""
     if isinstance(games, (str, bytes)) or not isinstance(games, Sequence) or not all(isinstance(g, Game) for g in games):
@@ -157,7 +160,7 @@ def _game(number: int, game: Game, ply: int, net: Net | None, moved: Callable[[]
         last_roll = position.borne_off(position.turn.other) == CHECKERS
         if not last_roll:
             state = _state(game, position, value, owner) if at_score else None
-            ranked = rank(position, move.dice, judge, ply=ply, net=net, state=state)
+            ranked = rank(position, move.dice, judge, ply=ply, net=net, state=state, include=move)
             played = board_after(position.view(), move.pairs())
             equity_played = next(e for m, e, _ in ranked if board_after(position.view(), m.pairs()) == played)
             out.append(MoveAnalysis(number, count, who, move.dice, move, ranked[0][0], equity_played, ranked[0][1],
@@ -313,4 +316,4 @@ def _state(game: Game, position: Position, value: int, owner: Color | None) -> M
                       jacoby=not length and game.rules.jacoby)
 
 
-__all__ = ["CUBE_ERRORS", "CubeAnalysis", "CubeSummary", "CubeTurn", "cube_turns", "Analysis", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse", "board_after"]
+__all__ = ["CUBE_ERRORS", "CubeAnalysis", "CubeSummary", "CubeTurn", "cube_turns", "Analysis", "DEFAULT_PLY", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse", "board_after"]

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from .. import batch, files
 from .._backend import compiled
-from ..errors import InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
 from ..game import Game
 from ..move import Move
 from ..play.env import encode
@@ -65,8 +65,8 @@ OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammo
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
 ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
 PLIES = (0, 1, 2)         # the lookaheads rank offers
-PRUNE_KEEP = 8            # ply 1 and 2 look ahead from at most this many 0-ply candidates...
-PRUNE_WINDOW = 0.16       # ...within this much equity of the best (as gnubg's move filters)
+PRUNE_KEEP = 16           # ply 1 and 2 look ahead from at most this many 0-ply candidates...
+PRUNE_WINDOW = 0.24       # ...within this much equity of the best (docs/evaluator.md, "Decision benchmarks")
 
 Floats = npt.NDArray[np.float64]
 
@@ -460,13 +460,29 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
     return evaluate_boards(boards, rules, net_for(net, rules), after=False)
 
 
+class Ranking(list):  # type: ignore[type-arg]
+    """`rank`'s answer: a list of (move, equity, probabilities), best first, and for each play
+    `afterstates[k]`, the board it leads to (mover's view, before the turn passes: an (n, 26)
+    int8 array), and `indices[k]`, its place in `Position.legal_moves` and `children` order."""
+
+    __slots__ = ("afterstates", "indices")
+
+    def __init__(self, items: Any, afterstates: npt.NDArray[np.int8], indices: npt.NDArray[np.int64]) -> None:
+        super().__init__(items)
+        self.afterstates = afterstates
+        self.indices = indices
+
+
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | NetSet | None = None, state: MatchState | None = None) -> list[tuple[Move, float, Floats]]:
-    """Every legal play of `dice` with its equity and probabilities for the mover, best first.
+         net: Net | NetSet | None = None, state: MatchState | None = None, include: Move | None = None) -> Ranking:
+    """Every legal play of `dice` with its equity and probabilities for the mover, best first
+    (a `Ranking`: a list that also holds each play's afterstate and index in `legal_moves`).
 
     Ties keep `Position.legal_moves`' order, so the ranking is deterministic. `ply=1` or `2`
-    replaces the equity of the best 0-ply candidates (at most 8, within 0.16 of the best) by a
-    lookahead of that many rolls; the others keep their 0-ply figures and rank after them.
+    replaces the equity of the best 0-ply candidates (at most 16, within 0.24 of the best: the
+    move filter) by a lookahead of that many rolls; the others keep their 0-ply figures and rank
+    after them. `include`, a legal play of the roll, is looked ahead from as well (as an analysis
+    judges the play made at the ply of the best); `IllegalMoveError` if it is not legal.
     `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
     instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
     equity, long nardy's at its match equity table); the probabilities stay cubeless.
@@ -488,6 +504,11 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     if ply > 0:
         best = equities[order[0]]
         chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
+        if include is not None:
+            made = position.apply(include, rules).pass_turn().to_bytes()   # its result, the mover's view
+            if made not in children:
+                raise IllegalMoveError(f"{include} is not a play of {dice[0]}-{dice[1]}")
+            chosen += [i for i in [children.index(made)] if i not in chosen]
         deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
@@ -495,7 +516,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         picked = set(chosen)
         order = (sorted(chosen, key=lambda i: -equities[i])
                  + [i for i in order if i not in picked])
-    return [(moves[i], float(equities[i]), probs[i]) for i in order]
+    index = np.array(order)
+    return Ranking([(moves[i], float(equities[i]), probs[i]) for i in order], after.take(index, axis=0), index)
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
@@ -671,4 +693,4 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSe
     return out
 
 
-__all__ = ["Net", "NetPolicy", "NetSet", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]

@@ -1,0 +1,88 @@
+"""The rolled-out decision benchmarks (benchmarks/data/decisions-*.jsonl.gz): the shipped nets'
+error rate on a subsample stays within a recorded bound, and the script that made them is
+reproducible and resumes where it stopped."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pytest
+
+from benchmarks import error_rate, make_decisions
+from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW
+
+SUBSAMPLE = 500   # the first decisions of each file (the files interleave contact and race)
+# the shipped nets' 0-ply loss per move (mp) on the subsample when the bound was recorded, and the
+# bound, with room for a retrained net that is no worse: a net whose loss rises above it fails
+MEASURED = {"short": 8.76, "long": 9.12}
+BOUND = {variant: 1.2 * mp + 0.5 for variant, mp in MEASURED.items()}
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_the_shipped_nets_error_rate_stays_within_its_bound(variant: str) -> None:
+    decisions = error_rate.load(variant, limit=SUBSAMPLE)
+    assert len(decisions) == SUBSAMPLE and {d.phase for d in decisions} == {"contact", "race"}
+    found = error_rate.score(decisions, error_rate.net_chooser(0))
+    assert found["all"]["moves"] == SUBSAMPLE
+    assert found["all"]["mp"] <= BOUND[variant], found
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_the_move_filter_keeps_the_rolled_out_best_play(variant: str) -> None:
+    # (8 plays within 0.16 dropped it in 1.2% of short nardy's subsample, 0.2% of long nardy's)
+    decisions = error_rate.load(variant, limit=SUBSAMPLE)
+    assert error_rate.filter_misses(decisions, PRUNE_KEEP, PRUNE_WINDOW)["missed"] == 0
+
+
+@pytest.mark.parametrize("variant", ["short", "long"])
+def test_a_benchmark_file_says_how_it_was_made(variant: str) -> None:
+    head = error_rate.header(variant)
+    assert head["format"] == "nardy-decisions" and head["variant"] == variant
+    assert head["command"].startswith("python -m benchmarks.make_decisions run")
+    assert head["phases"]["contact"] >= 3000 and head["phases"]["race"] >= 1000
+
+
+def small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The script's figures scaled down to a test's size."""
+    monkeypatch.setattr(make_decisions, "TARGETS", {"contact": 3, "race": 1})
+    monkeypatch.setattr(make_decisions, "GAMES", 36)
+    monkeypatch.setattr(make_decisions, "HORIZON", 3)
+    monkeypatch.setattr(make_decisions, "BATCH", 2)
+
+
+def lines(work, variant: str) -> list[dict]:
+    return sorted((json.loads(x) for x in (work / f"{variant}.jsonl").read_text().splitlines()),
+                  key=lambda r: r["index"])
+
+
+def test_make_decisions_is_reproducible_and_resumes(tmp_path, monkeypatch) -> None:
+    small(monkeypatch)
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    make_decisions.main(["run", "--work", str(whole)])
+    make_decisions.main(["run", "--work", str(parts), "--limit", "2"])
+    assert sum(len(lines(parts, v)) for v in make_decisions.VARIANTS) == 2
+    make_decisions.main(["run", "--work", str(parts), "--resume"])
+    for variant in make_decisions.VARIANTS:
+        done = lines(whole, variant)
+        assert len(done) == 4 and done == lines(parts, variant)
+        for record in done:   # the best candidate first, its difference from itself exact
+            assert [p[1] for p in record["plays"]] == sorted((p[1] for p in record["plays"]), reverse=True)
+            assert record["plays"][0][3] == 0
+    make_decisions.main(["pack", "--work", str(whole), "--out", str(tmp_path)])
+    with gzip.open(tmp_path / "decisions-short.jsonl.gz", "rt") as f:
+        assert json.loads(f.readline()[2:])["decisions"] == 4
+    decisions = error_rate.load("short", tmp_path / "decisions-short.jsonl.gz")
+    assert [d.phase for d in decisions].count("race") == 1
+    assert error_rate.score(decisions, error_rate.net_chooser(0))["all"]["moves"] == 4
+
+
+def test_a_candidate_that_ends_the_game_scores_its_result() -> None:
+    from nardy import Position, Rules
+
+    won = Position.from_points("short", white={}, black={5: 15}).array()   # the mover bore off its last
+    start = Position.start("short").array()
+    dice = make_decisions.dice_of(1, "short", 0, 36, 3)[None].repeat(2, 0)
+    values = make_decisions.truncated_rollouts(np.stack([won, start]), dice, Rules("short"))
+    assert (values[0] == 3).all() and -1 < values[1].mean() < 1   # a backgammon: 15 in the mover's home
