@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _pure as pure, reference
 # what crosses the door, and the errors, also under this module's name (the API and the
@@ -38,8 +38,8 @@ class _OnFirstUse:
         return getattr(_compiled, name)
 
 
-compiled: Any
-if PURE_PYTHON:
+# mypy reads the compiled door's types: the callers of `compiled` have made sure the core is there
+if PURE_PYTHON and not TYPE_CHECKING:
     BACKEND = "python"
     compiled = _OnFirstUse()
 else:
@@ -92,7 +92,8 @@ def raise_for_code(code: int, board: Sequence[int], dice: Sequence[int] | None =
 
 def status(board: bytes, rules: Rules, backend: str | None = None) -> Status:
     """docs/rules.md section 8 problems of a board."""
-    return door(backend).status(board, rules)
+    found: Status = door(backend).status(board, rules)
+    return found
 
 
 def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool = False) -> tuple[int, bytes, bytes]:
@@ -113,7 +114,8 @@ def results(
     board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
 ) -> list[tuple[bytes, Pairs]]:
     """The distinct results of a roll, each with one representative step sequence ((from, to) pairs)."""
-    return door(backend).results(board, dice, rules, last_roll)
+    found: list[tuple[bytes, Pairs]] = door(backend).results(board, dice, rules, last_roll)
+    return found
 
 
 def ordered(
@@ -122,14 +124,16 @@ def ordered(
     """`Position.legal_moves`' results from one call: (the dice as ints, the children as 26 int8
     bytes each, their representatives as 8 bytes of (from, to) pairs, -1 padded), sorted by the
     child's array, largest first. Raises like `results`."""
-    return door(backend).ordered(board, dice, rules, last_roll)
+    found: tuple[tuple[int, int], list[bytes], list[bytes]] = door(backend).ordered(board, dice, rules, last_roll)
+    return found
 
 
 def sequences(
     board: bytes, dice: Sequence[int], rules: Rules, backend: str | None = None, last_roll: bool = False
 ) -> dict[bytes, list[Pairs]]:
     """Every legal step sequence, grouped by the distinct result it reaches."""
-    return door(backend).sequences(board, dice, rules, last_roll)
+    found: dict[bytes, list[Pairs]] = door(backend).sequences(board, dice, rules, last_roll)
+    return found
 
 
 def machine_memory() -> int | None:
@@ -154,17 +158,22 @@ MAX_PERFT_DEPTH = 16  # short nardy's perft(5) takes hours on one core, perft(6)
 def perft(board: bytes, depth: int, rules: Rules, backend: str | None = None) -> int:
     """docs/rules.md section 7 perft (depth 0..MAX_PERFT_DEPTH)."""
     check_whole(depth, "perft depth", 0, MAX_PERFT_DEPTH)
-    return door(backend).perft(board, depth, rules)
+    count: int = door(backend).perft(board, depth, rules)
+    return count
 
 
 def pips(board: bytes, variant: Variant, backend: str | None = None) -> tuple[int, int]:
     """(mover's, opponent's) pip counts."""
-    return door(backend).pips(board, variant)
+    counts: tuple[int, int] = door(backend).pips(board, variant)
+    return counts
 
 
 _raw, _pairs = raw_move, pairs_of  # the names of the previous release
 
 __all__ = [
-    "BACKEND", "BACKENDS", "MAX_PERFT_DEPTH", "generator", "perft", "pips", "raw_results", "results",
+    "BACKEND", "BACKENDS", "MAX_PERFT_DEPTH", "PURE_PYTHON", "backend_of", "check_memory", "compiled", "door",
+    "generator", "machine_memory", "ordered", "perft", "pips", "pure", "raise_for_code", "raw_results", "results",
     "sequences", "status", "workspace",
+    # what crosses the door (nardy._wire), also under this module's name
+    "Board", "Pairs", "as_bytes", "as_ints", "check_dice", "core_rules", "pairs_of", "raw_move",
 ]

@@ -241,7 +241,8 @@ def pips(views: Any, variant: Variant | str, *, backend: str | None = None) -> n
     """
     boards = as_boards(views)
     variant = Variant.parse(variant)
-    return engine.door(backend).pips_rows(boards, variant)
+    out: npt.NDArray[np.int32] = engine.door(backend).pips_rows(boards, variant)
+    return out
 
 
 def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.int8]:
@@ -253,7 +254,8 @@ def wins(views: Any, rules: Rules | Variant | str, *, backend: str | None = None
     """
     boards = as_boards(views)
     rules = Rules.of(rules)
-    return engine.door(backend).wins_rows(boards, rules)
+    out: npt.NDArray[np.int8] = engine.door(backend).wins_rows(boards, rules)
+    return out
 
 
 def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint8]:
@@ -264,21 +266,24 @@ def illegal_blocks(views: Any, rules: Rules | Variant | str, *, backend: str | N
     """
     boards = as_boards(views)
     rules = Rules.of(rules)
-    return engine.door(backend).blocks_rows(boards, rules)
+    out: npt.NDArray[np.uint8] = engine.door(backend).blocks_rows(boards, rules)
+    return out
 
 
 def status(views: Any, rules: Rules | Variant | str, *, backend: str | None = None) -> npt.NDArray[np.uint32]:
     """(n,) uint32: each row's `nardy.Status` flags (0 = valid)."""
     boards = as_boards(views)
     rules = Rules.of(rules)
-    return engine.door(backend).status_rows(boards, rules)
+    out: npt.NDArray[np.uint32] = engine.door(backend).status_rows(boards, rules)
+    return out
 
 
 def flip(views: Any, variant: Variant | str, *, backend: str | None = None) -> Boards:
     """(n, 26) int8: each row seen by the other side (the turn passed)."""
     boards = as_boards(views)
     variant = Variant.parse(variant)
-    return engine.door(backend).flip_rows(boards, variant)
+    out: Boards = engine.door(backend).flip_rows(boards, variant)
+    return out
 
 
 __all__ = ["Boards", "Workspace", "flip", "generate", "illegal_blocks", "pips", "status", "wins"]

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -295,7 +295,7 @@ def indices(views: Any, *, side: str = "mover", variant: Variant | str = Variant
     return found
 
 
-def _raise_outside(row: int, code: int, side: str, board: Any) -> None:
+def _raise_outside(row: int, code: int, side: str, board: Any) -> NoReturn:
     whose = "the mover has" if side == "mover" else "the opponent has"
     if code == -2:
         raise InvalidPositionError(f"row {row}: {whose} more than {CHECKERS} checkers: {board.tolist()}")
@@ -307,9 +307,8 @@ def expected_turns(views: Any) -> Floats:
     """(n,) float64: the exact expected turns each row's mover needs to bear off (its checkers
     must all be on points 1..6; the opponent's are ignored). Raises `InvalidPositionError`."""
     boards = batch.as_boards(views)
-    out: Floats  # (None only with a nonzero code)
     code, bad, out = engine.compiled.expected_turns(boards, load().mean)
-    if code:
+    if out is None:  # (None only with a nonzero code)
         _raise_outside(bad, code, "mover", boards[bad])
     return out
 

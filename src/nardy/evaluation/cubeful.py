@@ -194,7 +194,8 @@ def _luck(boards: np.ndarray, dice: np.ndarray, value: np.ndarray, owner: np.nda
                     mover, root).reshape(n, len(ROLLS))
     low, high = np.minimum(dice[:, 0], dice[:, 1]), np.maximum(dice[:, 0], dice[:, 1])
     rolled = _ROLL_INDEX[low - 1, high - 1]
-    return every[np.arange(n), rolled] - every @ ROLL_WEIGHTS
+    luck: np.ndarray = every[np.arange(n), rolled] - every @ ROLL_WEIGHTS
+    return luck
 
 
 _ROLL_INDEX = np.zeros((6, 6), np.int64)  # (smaller die - 1, larger die - 1) -> index in ROLLS

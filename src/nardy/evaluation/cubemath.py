@@ -757,11 +757,12 @@ def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[
 
 def _money_equity(p: Floats) -> Floats:
     """The cubeless money equity of rows of probabilities (as `net.raw_equity`)."""
-    return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+    equity: Floats = 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
+    return equity
 
 
 def _swap_sides(p: Floats) -> Floats:
     """The other side's probabilities (as `net.swap_sides`)."""
-    out = p[..., [0, 3, 4, 1, 2]].copy()
+    out: Floats = p[..., [0, 3, 4, 1, 2]].copy()
     out[..., 0] = 1 - p[..., 0]
     return out

@@ -523,7 +523,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
               net: Net | NetSet | None = None, state: MatchState | None = None) -> Move:
     """The play `rank` puts first (`state`: at that match score and cube)."""
-    return rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
+    best: Move = rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
+    return best
 
 
 def net_move(game: Any, ply: int = 0, *, net: Net | NetSet | None = None, at_score: bool = False) -> Move:

@@ -72,7 +72,8 @@ def equities(view: Any) -> Floats:
     board that `covers` accepts."""
     v = np.asarray(view, np.int64)
     mine, theirs = _INDEX[v[1:7] @ _BASE], _INDEX[-v[24:18:-1] @ _BASE]
-    return load()[:, mine, theirs].copy()
+    found: Floats = load()[:, mine, theirs].copy()
+    return found
 
 
 def build() -> Floats:
@@ -99,7 +100,7 @@ def build() -> Floats:
     value = np.zeros((4, n, n))
     value[:, 0, :] = 1.0                                  # the side on roll has borne off: it won
     value[:, 1:, 0] = -1.0                                # the other has: it lost
-    table = value.copy()
+    table: Floats = value.copy()
     theirs = (CUBELESS, OTHER_OWNS, CENTRED, OWNED)       # each column seen from the other side
     for total in range(2, 2 * max(by_pips) + 1):
         for p, states, flat, starts in groups:
