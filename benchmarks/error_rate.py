@@ -2,13 +2,15 @@
 
     python -m benchmarks.error_rate                       # both variants, ply 0/1/2 of the shipped nets
     python -m benchmarks.error_rate short --plies 0 1 --limit 500 --judges net pubeval gnubg
+    python -m benchmarks.error_rate --nets OLD-short.npz OLD-long.npz   # also other nets (an earlier shipped one)
 
 For every decision each judge picks a play; its loss is the best candidate's rolled-out equity
 minus the played one's (a play that was not rolled out: the conservative loss stored with it,
 see benchmarks/make_decisions.py). Reported per phase (contact, race): the mean loss per move in
 millipoints (thousandths of a point) and the share of moves losing more than 0.04, 0.08 and 0.16
 (gnubg's doubtful, bad and very bad). Judges: `net` (the shipped net at each of `--plies`, through
-`nardy.eval.rank`), and for short nardy `pubeval` and `gnubg` (GNU Backgammon's 0-ply), both
+`nardy.eval.rank`), the nets of `--nets` (files `Net.save` wrote, each on its own variant's decisions)
+at the same plies, and for short nardy `pubeval` and `gnubg` (GNU Backgammon's 0-ply), both
 from the `gnubg-nn` wheel when it is installed (an oracle only: its choices are never stored).
 """
 
@@ -169,7 +171,13 @@ def filter_misses(decisions: list[Decision], keep: int, window: float) -> dict[s
     return {"missed": missed / n, "costly": costly / n, "kept": kept / n}
 
 
-def judges(variant: str, plies: list[int], names: list[str]) -> Iterator[tuple[str, Chooser]]:
+def judges(variant: str, plies: list[int], names: list[str], nets: tuple[Path, ...] = ()) -> Iterator[tuple[str, Chooser]]:
+    for path in nets:
+        other = Net.load(path)
+        if other.variant.value != variant:
+            continue  # each net is scored on its own variant's decisions
+        for ply in plies:
+            yield f"{path.name} {ply}-ply", net_chooser(ply, other)
     for name in names:
         if name == "net":
             for ply in plies:
@@ -204,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", metavar="variant", help="short, long (default: both)")
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--judges", nargs="*", choices=["net", "pubeval", "gnubg"], default=["net", "pubeval", "gnubg"])
+    parser.add_argument("--nets", type=Path, nargs="*", default=[], metavar="NET",
+                        help="also score these nets (.npz files, e.g. an earlier shipped net) at each ply")
     parser.add_argument("--data", type=Path, default=DATA, help="the directory of the decisions-*.jsonl.gz files")
     parser.add_argument("--marks", action="store_true",
                         help="also the agreement of each ply's doubtful-or-worse marks with the rollouts'")
@@ -229,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| judge | {' | '.join(f'{p} mp' for p in PHASES)} | contact >0.04 / >0.08 / >0.16 "
               f"| race >0.04 / >0.08 / >0.16 | seconds |")
         print("|---|---|---|---|---|---|")
-        for name, choose in judges(variant, args.plies, args.judges):
+        for name, choose in judges(variant, args.plies, args.judges, tuple(args.nets)):
             start = time.perf_counter()
             s = score(decisions, choose)
             rates = [" / ".join(f"{100 * s[p][f'>{t}']:.1f}%" for t in THRESHOLDS) for p in PHASES]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from benchmarks import error_rate, make_decisions
-from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW
+from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, default_net
 
 SUBSAMPLE = 500   # the first decisions of each file (the files interleave contact and race)
 # the shipped nets' 0-ply loss per move (mp) on the subsample when the bound was recorded, and the
@@ -86,3 +86,14 @@ def test_a_candidate_that_ends_the_game_scores_its_result() -> None:
     dice = make_decisions.dice_of(1, "short", 0, 36, 3)[None].repeat(2, 0)
     values = make_decisions.truncated_rollouts(np.stack([won, start]), dice, Rules("short"))
     assert (values[0] == 3).all() and -1 < values[1].mean() < 1   # a backgammon: 15 in the mover's home
+
+
+def test_the_scorer_scores_another_net_on_its_own_variant(tmp_path, capsys) -> None:
+    path = tmp_path / "earlier.npz"
+    default_net("short").save(path)
+    error_rate.main(["--plies", "0", "--limit", "40", "--judges", "--nets", str(path)])
+    out = capsys.readouterr().out
+    short, long = out.split("long nardy:")
+    rows = [line for line in short.splitlines() if line.startswith("| earlier.npz 0-ply |")]
+    assert len(rows) == 1 and float(rows[0].split("|")[2]) >= 0
+    assert "earlier.npz" not in long and "| net " not in out
