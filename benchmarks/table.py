@@ -2,6 +2,7 @@
 
     python -m benchmarks.table              # runs the benchmarks (a few minutes), prints the table
     python -m benchmarks.table --json F     # also keeps the pytest-benchmark JSON of the run
+    python -m benchmarks.table --targets    # with each row's target (docs/performance.md's table)
 
 It runs the rows' benchmarks twice in one invocation, one after the other: once in CPU time
 (`--benchmark-timer=time.process_time`, every row but the threaded one) and once in wall time
@@ -35,6 +36,22 @@ CPU = [("test_movegen.py", "movegen_core_corpus or movegen_speedup_sample"),
 WALL = [("test_selfplay.py", "selfplay_random")]
 
 Bench = dict
+
+# each row's target (the issues that set them); a row without one is only measured
+TARGETS = {
+    "move generation, contact positions (`batch.generate`)": "<= 25 ns per result",
+    "core vs the pure-Python reference, same positions": ">= 300x",
+    "pip counts and six-block checks, 1M positions": "<= 5 ns per position",
+    "long nardy perft(4) from the start (2,410,395 leaves)": "< 2 s",
+    "random self-play, one thread, per CPU second": "short >= 15,000, long >= 12,000 and >= short's",
+    "random self-play, two threads (wall)": ">= 1.8x one thread",
+    "batched environment, N = 4096, one core": ">= 1M steps/s",
+    "bear-off table": "build < 10 s, lookups <= 50 ns",
+    "evaluator forward pass, contact afterstates (shipped nets)": ">= 5M/s",
+    "`Position.legal_moves`, short contact, one call": "<= 10 us",
+    "`rank(ply=0)` of a 20-play roll": "<= 100 us",
+    "0-ply cube decision (`cube.decide`, given probabilities)": "<= 50 us",
+}
 
 
 def run(selection: list[tuple[str, str]], timer: str | None, keep: Path) -> list[Bench]:
@@ -111,18 +128,23 @@ def rows(cpu: list[Bench], wall: list[Bench]) -> list[tuple[str, str]]:
     ]
 
 
-def markdown(table: list[tuple[str, str]]) -> str:
+def markdown(table: list[tuple[str, str]], targets: bool = False) -> str:
+    """The rows as a Markdown table (`targets`: with each row's target between the two columns)."""
+    if targets:
+        return "\n".join(["| what | target | measured |", "|---|---|---|",
+                          *(f"| {what} | {TARGETS.get(what, '')} | {value} |" for what, value in table)])
     return "\n".join(["| what | measured |", "|---|---|", *(f"| {what} | {value} |" for what, value in table)])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.table", description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="keep the CPU-time run's pytest-benchmark JSON here")
+    parser.add_argument("--targets", action="store_true", help="also each row's target (docs/performance.md)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         cpu = run(CPU, "time.process_time", args.json or Path(tmp) / "cpu.json")
         wall = run(WALL, None, Path(tmp) / "wall.json")
-    print(markdown(rows(cpu, wall)))
+    print(markdown(rows(cpu, wall), args.targets))
     return 0
 
 

@@ -536,3 +536,7 @@ def test_the_table_derives_each_row_from_the_records():
                  "long 5.0M, short 5.0M full-turn", "build 0.26 s, 10.0 ns per lookup", "long 4.0M, short 4.0M",
                  "| 4.6 us |", "| 46.3 us |", "| 12.8 us |"):
         assert cell in text, cell
+    with_targets = table.markdown(table.rows(cpu, wall), targets=True)
+    assert with_targets.startswith("| what | target | measured |")
+    assert "| `rank(ply=0)` of a 20-play roll | <= 100 us | 46.3 us |" in with_targets
+    assert {what for what, _ in table.rows(cpu, wall)} == set(table.TARGETS)  # every row has its target
