@@ -19,9 +19,6 @@ LAZY = {
     # load only for the policies that use them
     ("nardy.play.simulate", "nardy.evaluation.net"),
     ("nardy.play.simulate", "nardy.evaluation.bearoff"),
-    # the SVG renderer (xml.sax, about 20 ms) loads when a position or game is first drawn in Jupyter
-    ("nardy.position", "nardy.formats.svg"),
-    ("nardy.game", "nardy.formats.svg"),
     # with NARDY_PURE_PYTHON=1 the compiled door loads when first used, so `import nardy` loads
     # no compiled module (the evaluator, the environment, ... still run where the core is built)
     ("nardy._backend", "nardy._compiled"),

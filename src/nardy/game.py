@@ -17,6 +17,7 @@ from .errors import GameOverError, IllegalMoveError, InvalidArgumentError, Inval
 from .move import Move
 from .formats.ids import MAX_LENGTH, MatchState, match_id
 from .formats.notation import parse_chains, resolve
+from .formats.svg import board as svg_board
 from .position import Position
 from .rules import CHECKERS, Color, Rules, Variant
 
@@ -417,9 +418,7 @@ class Game:
         """The board with the dice, the cube and the score, for Jupyter (nothing before the start)."""
         if self.position is None:
             return None
-        from .formats.svg import board
-
-        return str(board(self))
+        return str(svg_board(self))
 
     # replay --------------------------------------------------------------------------------------
     @classmethod

@@ -20,6 +20,7 @@ from .errors import GameOverError, check_flag, is_whole, IllegalMoveError, Inval
 from .formats import ids
 from .formats.diagram import diagram
 from .formats.notation import resolve
+from .formats.svg import board as svg_board
 from .move import Move, _steps_of
 from .rules import CHECKERS, Color, Rules, Variant, own_point, rules_for
 from .status import Status, describe
@@ -356,9 +357,7 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so that positions draw themselves in Jupyter."""
-        from .formats.svg import board
-
-        return board(self)
+        return svg_board(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # not re-validated: a position may be valid only under rules other than the default

@@ -23,7 +23,7 @@ import math
 import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeGuard
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 from .diagram import numbering
 from .._backend import check_dice
@@ -507,10 +507,10 @@ def _text(content: str, x: float, y: float, size: int, fill: str, *, anchor: str
 
 def _el(tag: str, text: str | None = None, /, **attrs: object) -> str:
     """One element; numbers go through `_num`, every attribute and text is escaped."""
-    head = "".join(f" {k}={quoteattr(_num(v) if isinstance(v, float) else str(v))}" for k, v in attrs.items())
+    head = "".join(f' {k}="{escape(_num(v) if isinstance(v, float) else str(v))}"' for k, v in attrs.items())
     if text is None:
         return f"<{tag}{head}/>"
-    return f"<{tag}{head}>{escape(text)}</{tag}>"
+    return f"<{tag}{head}>{escape(text, quote=False)}</{tag}>"
 
 
 __all__ = ["SVG", "board"]
