@@ -259,13 +259,16 @@ def test_ctrl_c_ends_the_perft_command():
 
 # more rows than memory -----------------------------------------------------------------------------
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""), reason="AddressSanitizer needs the address space")
-def test_a_generate_over_more_rows_than_memory_names_the_rows_and_bytes():
+@pytest.mark.parametrize("out", ["None", "batch.Workspace()"])
+def test_a_generate_over_more_rows_than_memory_names_the_rows_and_bytes(out: str):
     # the address space is capped a little above what the input needs: the output cannot fit
+    # (fresh arrays, or a Workspace that must grow: both worded by nardy, not the core)
     result = run_python("""
         import resource
         import numpy as np
         import nardy
         from nardy import Position, batch
+        OUT = """ + out + """
         rows = 2_000_000
         views = np.tile(np.frombuffer(Position.start("long").to_bytes(), np.int8), (rows, 1))
         rolls = np.tile(np.array([[6, 5]], np.int8), (rows, 1))
@@ -273,7 +276,7 @@ def test_a_generate_over_more_rows_than_memory_names_the_rows_and_bytes():
             size = next(int(line.split()[1]) for line in f if line.startswith("VmSize")) * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size + 32 * 2**20, resource.RLIM_INFINITY))
         try:
-            batch.generate(views, rolls, nardy.Rules("long"))
+            batch.generate(views, rolls, nardy.Rules("long"), out=OUT)
         except nardy.OutOfMemoryError as exc:
             print(type(exc).__name__, isinstance(exc, MemoryError), exc)
     """)

@@ -10,7 +10,6 @@ benchmark hooks are in _hooks.pyx.
 
 import numpy as np
 
-from nardy.errors import OutOfMemoryError
 
 cimport numpy as cnp
 from cpython.ref cimport Py_INCREF
@@ -61,6 +60,11 @@ BAD_SHAPE = C_BAD_SHAPE
 BAD_ENTRY = C_BAD_ENTRY
 BUSY = C_BUSY
 UNBOUND = C_UNBOUND
+
+
+class TooManyRows(MemoryError):
+    """A generate whose output did not fit in memory: args (rows, bytes needed, results made
+    so far or -1); the compiled door words it as nardy's OutOfMemoryError."""
 
 
 cdef const int8_t* board_pointer(bytes board) except? NULL:
@@ -388,7 +392,7 @@ def generate(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules
         try:
             fresh = Workspace(least, n + 1)
         except MemoryError:
-            raise _too_many_rows(n, least * (VIEW + MOVE_BYTES) + 8 * (n + 1)) from None
+            raise TooManyRows(n, least * (VIEW + MOVE_BYTES) + 8 * (n + 1), -1) from None
     code, bad, _, _, _ = fresh._generate(&views[0, 0], &rolls[0, 0], n, rules_of(rules))
     if code != C_OK:
         return code, bad, None, None, None
@@ -499,7 +503,7 @@ cdef class Workspace:
             try:
                 self._grow_rows(max(n + 1, 2 * self.row_cap))
             except MemoryError:
-                raise _too_many_rows(n, 8 * (n + 1) + n * (VIEW + MOVE_BYTES)) from None
+                raise TooManyRows(n, 8 * (n + 1) + n * (VIEW + MOVE_BYTES), -1) from None
         gen_set_rules(&self.g, &r, False)
         self.offsets_p[0] = 0
         while True:
@@ -529,9 +533,9 @@ cdef class Workspace:
                 try:
                     self._grow_results(total, room)
                 except MemoryError:
-                    raise _too_many_rows(n, room * (VIEW + MOVE_BYTES) + 8 * (n + 1), total) from None
+                    raise TooManyRows(n, room * (VIEW + MOVE_BYTES) + 8 * (n + 1), total) from None
             elif gen_grow(&self.g) < 0:  # nor in the generator: a larger one
-                raise _too_many_rows(n, 2 * self.g.cap * (VIEW + MOVE_BYTES + 1), total)
+                raise TooManyRows(n, 2 * self.g.cap * (VIEW + MOVE_BYTES + 1), total)
         if code != C_OK:
             return code, bad, None, None, None
         return (OK, -1, view_of(self._children, self.children_p, total, VIEW),
@@ -572,13 +576,6 @@ cdef bint int8_rows(object array, Py_buffer* buf, Py_ssize_t width):
         return True
     PyBuffer_Release(buf)
     return False
-
-
-def _too_many_rows(Py_ssize_t n, Py_ssize_t needed, Py_ssize_t results=-1):
-    """nardy's error for a generate whose output does not fit in memory."""
-    after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
-    return OutOfMemoryError(f"generate over {n:,} rows needs {needed:,} bytes{after}, more memory than "
-                            "could be had: generate fewer rows at a time")
 
 
 def perft(bytes board, int depth, tuple rules):

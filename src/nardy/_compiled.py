@@ -20,12 +20,12 @@ from . import _core
 from ._bearoff import board_of, expected_turns
 from ._bearoff import build as build_bearoff
 from ._bearoff import indices as bearoff_indices
-from ._core import BAD_DICE, BAD_ENTRY, BAD_SHAPE, BUSY, GAME_OVER, UNBOUND, Generator, Workspace, generate
+from ._core import BAD_DICE, BAD_ENTRY, BAD_SHAPE, BUSY, GAME_OVER, UNBOUND, Generator, TooManyRows, Workspace, generate
 from ._env import Games, encode
 from ._net import MAX_HIDDEN, features, forward, homes
 from ._simulate import POLICIES, play_games
 from ._wire import Pairs, as_ints, check_dice, core_rules, pairs_of, variant_code
-from .errors import GameOverError, InvalidDiceError, InvalidPositionError
+from .errors import GameOverError, InvalidDiceError, InvalidPositionError, OutOfMemoryError
 from .rules import Rules, Variant
 from .status import Status, describe
 
@@ -47,6 +47,14 @@ def workspace() -> Any:
     if w is None:
         w = _local.workspace = Workspace()
     return w
+
+
+def out_of_memory(exc: TooManyRows) -> OutOfMemoryError:
+    """nardy's error for a generate whose output did not fit in memory (the core's `TooManyRows`)."""
+    rows, needed, results = exc.args
+    after = f" (after {results:,} results)" if results >= 0 else " (at least one result per row)"
+    return OutOfMemoryError(f"generate over {rows:,} rows needs {needed:,} bytes{after}, more memory than "
+                            "could be had: generate fewer rows at a time")
 
 
 def raise_for_code(
@@ -172,8 +180,8 @@ def flip_rows(boards: Rows, variant: Variant) -> Rows:
 
 
 __all__ = [
-    "BAD_ENTRY", "BUSY", "Games", "Generator", "MAX_HIDDEN", "POLICIES", "Workspace", "bearoff_indices", "blocks_rows",
+    "BAD_ENTRY", "BUSY", "Games", "Generator", "MAX_HIDDEN", "POLICIES", "TooManyRows", "Workspace", "bearoff_indices", "blocks_rows",
     "board_of", "build_bearoff", "encode", "expected_turns", "features", "flip_rows", "forward", "generate",
-    "generator", "homes", "ordered", "perft", "pips", "pips_rows", "play_games", "raise_for_code",
+    "generator", "homes", "ordered", "out_of_memory", "perft", "pips", "pips_rows", "play_games", "raise_for_code",
     "raw_results", "results", "sequences", "status", "status_rows", "wins_rows", "workspace",
 ]

@@ -14,6 +14,8 @@ BAD_SHAPE: int
 BAD_ENTRY: int
 BUSY: int
 UNBOUND: int
+
+class TooManyRows(MemoryError): ...
 GUESS: int
 
 _Codes = tuple[int, int, int, int, int]  # the rules as the core reads them (engine.core_rules)

@@ -205,13 +205,19 @@ def generate(
     lean = backend is None or is_choice(backend, ("cython",))
     if out is not None:
         if lean and type(out) is Workspace:  # a Workspace exists only with the core
-            code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
+            try:
+                code, _, children, offsets, moves = out._core.generate(views, rolls, engine.core_rules(rules))
+            except engine.compiled.TooManyRows as exc:
+                raise engine.compiled.out_of_memory(exc) from None
             if code == 0:
                 return children, offsets, moves
         if not isinstance(out, Workspace):
             raise InvalidArgumentError(f"out must be a nardy.batch.Workspace or None, got {type(out).__name__}")
     elif lean and not engine.PURE_PYTHON and type(views) is np.ndarray and views.ndim == 2 and len(views) < SMALL:
-        code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules), True)
+        try:
+            code, _, children, offsets, moves = engine.workspace().generate(views, rolls, engine.core_rules(rules), True)
+        except engine.compiled.TooManyRows as exc:
+            raise engine.compiled.out_of_memory(exc) from None
         if code == 0:
             return children, offsets, moves
     boards = as_boards(views)
@@ -220,12 +226,16 @@ def generate(
         if out is not None:
             raise InvalidArgumentError("out= needs the compiled core, not backend='python'")
         return engine.pure.generate_rows(boards, dice, rules)
-    if out is not None:
-        code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
-    elif len(boards) < SMALL:
-        code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules), True)
-    else:
-        code, bad, children, offsets, moves = engine.compiled.generate(boards, dice, engine.core_rules(rules))
+    try:
+        if out is not None:
+            code, bad, children, offsets, moves = out._core.generate(boards, dice, engine.core_rules(rules))
+        elif len(boards) < SMALL:
+            code, bad, children, offsets, moves = engine.workspace().generate(boards, dice, engine.core_rules(rules),
+                                                                              True)
+        else:
+            code, bad, children, offsets, moves = engine.compiled.generate(boards, dice, engine.core_rules(rules))
+    except engine.compiled.TooManyRows as exc:
+        raise engine.compiled.out_of_memory(exc) from None
     if code == engine.compiled.BUSY:
         raise InvalidArgumentError("the Workspace is in use by another thread's call: give each thread its own")
     if code:
