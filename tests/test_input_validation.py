@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import pickle
 import re
 import tracemalloc
@@ -552,6 +553,18 @@ def test_last_roll_is_true_or_false_never_read_by_truthiness():
                 call(flag)
         assert call(np.False_) == call(False)
     assert start.legal_moves((6, 5), last_roll=np.True_) == start.legal_moves((6, 5), last_roll=True)
+
+
+def test_the_public_generator_reads_last_roll_as_a_flag_too():
+    from nardy import batch
+
+    board = Position.start("long").to_bytes()
+    for moves in (batch.Generator("long").moves, functools.partial(batch._reference_moves, nardy.Rules("long"))):
+        for flag in ("no", 1, None, np.array([True])):
+            with pytest.raises(InvalidArgumentError, match=r"last_roll is True or False, got"):
+                moves(board, 6, 5, last_roll=flag)
+        assert moves(board, 6, 5, last_roll=np.False_) == moves(board, 6, 5) == moves(board, 6, 5, last_roll=False)
+        assert moves(board, 6, 5, last_roll=np.True_) == moves(board, 6, 5, last_roll=True)
 
 
 def test_check_choice_and_check_flag_name_the_parameter_and_choices():

@@ -267,20 +267,22 @@ cdef class Generator:
             PyThread_release_lock(self.lock)
 
     def bind(self, tuple rules, fail):
-        """Fix `play`'s rules; `fail(code, board, d1, d2)` raises nardy's error for a nonzero code,
-        and for code None checks the arguments and returns them as (bytes, int, int) or raises."""
+        """Fix `play`'s rules; `fail(code, board, d1, d2, last_roll)` raises nardy's error for a
+        nonzero code, and for code None checks the arguments and returns them as (bytes, int, int,
+        bool) or raises."""
         self.bound = rules_of(rules)
         self.fail = fail
 
-    def play(self, board, d1, d2, bint last_roll=False):
+    def play(self, board, d1, d2, last_roll=False):
         """(n, children bytes n x 26, moves bytes n x 8) for one board and roll under the bound
         rules; anything wrong goes to `fail`, which raises. Before `bind`: (UNBOUND, b"", b"")."""
         cdef int a = 0, b = 0, code, n
         cdef const int8_t* view
         if self.fail is None:
             return C_UNBOUND, b"", b""
-        if type(board) is not bytes or len(<bytes>board) != VIEW or type(d1) is not int or type(d2) is not int:
-            board, d1, d2 = self.fail(None, board, d1, d2)
+        if (type(board) is not bytes or len(<bytes>board) != VIEW or type(d1) is not int or type(d2) is not int
+                or type(last_roll) is not bool):
+            board, d1, d2, last_roll = self.fail(None, board, d1, d2, last_roll)
         try:
             a = d1
             b = d2
@@ -292,9 +294,9 @@ cdef class Generator:
         else:
             code = check_entries(view)
             if code == C_OK:
-                code = check(view, &self.bound, last_roll)
+                code = check(view, &self.bound, last_roll is True)
         if code != C_OK:
-            self.fail(code, board, d1, d2)
+            self.fail(code, board, d1, d2, last_roll)
         self._acquire()
         try:
             n = self._generate(view, a, b, &self.bound, False)

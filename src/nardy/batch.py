@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _backend as engine
-from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError, is_choice
+from .errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError, check_flag, is_choice
 from .rules import CHECKERS, Rules, Variant
 
 Boards = npt.NDArray[np.int8]
@@ -154,11 +154,11 @@ def _one_board(board: Any) -> bytes:
     return boards.tobytes()
 
 
-def _refuse(code: int | None, board: Any, d1: Any, d2: Any) -> tuple[bytes, int, int]:
+def _refuse(code: int | None, board: Any, d1: Any, d2: Any, last_roll: Any) -> tuple[bytes, int, int, bool]:
     """`Generator.moves`' checks: arguments it cannot take as they are (code None) checked and
     converted; a refusal of the core's (a nonzero code) raised as nardy's error."""
     if code is None:
-        return (_one_board(board), *engine.check_dice((d1, d2)))
+        return (_one_board(board), *engine.check_dice((d1, d2)), check_flag(last_roll, "last_roll"))
     values = engine.as_ints(board)
     engine.raise_for_code(code, values, (d1, d2))
     raise InvalidPositionError(f"invalid board {list(values)}")  # pragma: no cover - every code raises above
@@ -169,7 +169,7 @@ def _reference_moves(rules: Rules, board: Any, d1: Any, d2: Any, last_roll: bool
     board = _one_board(board)
     if np.frombuffer(board, np.int8).min() < -CHECKERS or np.frombuffer(board, np.int8).max() > CHECKERS:
         raise InvalidPositionError(f"an entry is outside -15..15: {list(engine.as_ints(board))}")
-    found = engine.results(board, (d1, d2), rules, "python", bool(last_roll))
+    found = engine.results(board, (d1, d2), rules, "python", check_flag(last_roll, "last_roll"))
     return len(found), b"".join(child for child, _ in found), b"".join(engine.raw_move(pairs) for _, pairs in found)
 
 
