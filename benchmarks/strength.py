@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py short --games 10000 --opponent pubeval   # gnubg_nn's pubeval
     python benchmarks/strength.py short --games 10000 --opponent gnubg     # GNU Backgammon 0-ply
+    python benchmarks/strength.py short --games 10000 --opponent gnubg --ply 1   # nardy at 1 ply
     python benchmarks/strength.py long --games 10000 --opponent greedy     # or random
     python benchmarks/strength.py long --net new.npz --opponent net --against old.npz   # net against net
 
@@ -11,7 +12,8 @@ game counts, so luck cancels. Prints points per game for the net with its standa
 (over game pairs). pubeval and gnubg come from the `gnubg-nn` wheel
 (short nardy only); greedy plays the fewest pips left, random a uniform play, net the 0-ply play
 of `--against` (default: the shipped net). `--race NET` pairs the net with a race net (a
-`nardy.eval.NetSet`; `--against-race` the same for the opponent).
+`nardy.eval.NetSet`; `--against-race` the same for the opponent). `--ply N` plays nardy's side
+with `rank(..., ply=N)` (the lookahead of analysis) instead of its batched 0-ply choice.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy import Rules
+from nardy import Position, Rules
 from nardy.evaluation.analysis import board_after
 from nardy.play.env import VectorEnv
-from nardy.evaluation.net import Net, NetSet, default_net
+from nardy.evaluation.net import Net, NetSet, default_net, rank
 from nardy.evaluation.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
@@ -43,25 +45,44 @@ def gnubg_chooser(kind: str):
             return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
         return [tuple(p) for p in gnubg_nn.best_move(to_gnubg(view), d1, d2)]
 
-    def choose(env: VectorEnv) -> np.ndarray:
+    def played(view: list[int], d1: int, d2: int) -> bytes:
+        return np.array(board_after(view, pairs_of(view, d1, d2)), np.int8).tobytes()
+
+    return one_at_a_time(played)
+
+
+def ply_chooser(net: Net | NetSet, rules: Rules, ply: int):
+    """A chooser playing `rank(position, dice, ply=ply)`'s first play for each slot asked."""
+    def played(view: list[int], d1: int, d2: int) -> bytes:
+        return rank(Position(view, rules=rules), (d1, d2), rules, ply=ply, net=net).afterstates[0].tobytes()
+
+    return one_at_a_time(played)
+
+
+def one_at_a_time(played):
+    """A chooser asking `played(view, d1, d2)` (the afterstate's bytes) for each slot in `only`."""
+    def choose(env: VectorEnv, only: np.ndarray) -> np.ndarray:
         boards, dice, after, offsets = (np.asarray(env.boards), np.asarray(env.dice), np.asarray(env.afterstates),
                                         np.asarray(env.offsets))
         actions = np.zeros(env.num_envs, np.int64)
-        for i in range(env.num_envs):
+        for i in np.flatnonzero(only):
             rows = {bytes(r.tobytes()): k for k, r in enumerate(after[offsets[i]:offsets[i + 1]])}
             if len(rows) == 1:
                 continue
-            view = boards[i].astype(int).tolist()
-            played = board_after(view, pairs_of(view, int(dice[i, 0]), int(dice[i, 1])))
-            actions[i] = rows[np.array(played, np.int8).tobytes()]
+            actions[i] = rows[played(boards[i].astype(int).tolist(), int(dice[i, 0]), int(dice[i, 1]))]
         return actions
 
     return choose
 
 
-def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[str, float]:
-    """The net's points per game over `games` pairs of duplicate games, and its share of wins."""
-    me = net_chooser(net, rules)
+def batched(chooser):
+    """A chooser of the whole batch at once (cheap: it answers for every slot)."""
+    return lambda env, only: chooser(env)
+
+
+def duplicate(rules: Rules, me, opponent, games: int, seed: int) -> dict[str, float]:
+    """`me`'s points per game over `games` pairs of duplicate games against `opponent` (choosers
+    taking the environment and the slots to answer for), and its share of wins."""
     totals = np.zeros(games)
     wins = 0
     for net_color in (0, 1):
@@ -70,7 +91,7 @@ def duplicate(rules: Rules, net: Net, opponent, games: int, seed: int) -> dict[s
         done = np.zeros(games, bool)
         while not done.all():
             mine = np.asarray(env.colors) == net_color
-            actions = np.where(mine, me(env), opponent(env))
+            actions = np.where(mine, me(env, mine & ~done), opponent(env, ~mine & ~done))
             _, rewards, terminated, _, _ = env.step(actions)
             first = terminated & ~done
             points = np.where(mine[first], rewards[first], -rewards[first])
@@ -97,6 +118,7 @@ def main() -> int:
     parser.add_argument("--race", type=Path, help="a race net to judge the races beside --net")
     parser.add_argument("--against", type=Path, help="--opponent net: its net file (default: the shipped net)")
     parser.add_argument("--against-race", type=Path, help="--opponent net: a race net beside --against")
+    parser.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="nardy's lookahead (default 0)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     one_blas_thread()
@@ -105,13 +127,16 @@ def main() -> int:
         parser.error(f"{args.opponent} plays short nardy only")
     net = load(args.net, args.race, args.variant)
     if args.opponent == "net":
-        opponent = net_chooser(load(args.against, args.against_race, args.variant), rules)
+        opponent = batched(net_chooser(load(args.against, args.against_race, args.variant), rules))
+    elif args.opponent in ("greedy", "random"):
+        opponent = batched({"greedy": greedy_chooser, "random": random_chooser}[args.opponent])
     else:
-        opponent = {"greedy": greedy_chooser, "random": random_chooser}.get(args.opponent) or gnubg_chooser(args.opponent)
+        opponent = gnubg_chooser(args.opponent)
+    me = ply_chooser(net, rules, args.ply) if args.ply else batched(net_chooser(net, rules))
     began = time.perf_counter()
-    result = duplicate(rules, net, opponent, max(args.games // 2, 2), args.seed)
+    result = duplicate(rules, me, opponent, max(args.games // 2, 2), args.seed)
     games = net.meta.get("games", "?") if isinstance(net, Net) else net.contact.meta.get("games", "?")
-    print(f"{args.variant} nardy, net ({games} training games) vs {args.opponent}: "
+    print(f"{args.variant} nardy, net ({games} training games) at {args.ply} ply vs {args.opponent}: "
           f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
           f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
     return 0
