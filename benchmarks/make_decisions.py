@@ -234,8 +234,12 @@ def run(work: Path, resume: bool, seed: int, until: float | None, limit: int | N
         ) -> None:
     work.mkdir(parents=True, exist_ok=True)
     plan_file = work / "plan.json"
-    if resume and plan_file.exists():
+    if resume and not plan_file.exists():
+        raise SystemExit(f"{plan_file}: nothing to resume (run without --resume to start)")
+    if resume:
         plan = json.loads(plan_file.read_text())
+        if seed != plan["seed"]:
+            print(f"(resuming with the plan's seed {plan['seed']}, not {seed})", file=sys.stderr)
         plan["resumed"] = plan.get("resumed", []) + [command_line()]
         plan_file.write_text(json.dumps(plan))
     else:

@@ -261,3 +261,13 @@ def test_the_core_answers_with_codes_and_the_door_words_them():
 def test_the_test_hooks_live_outside_the_core():
     assert {"kernel", "scans", "use_avx2", "use_x86_64_v3", "use_net_avx2"} <= set(dir(_hooks))
     assert not {"kernel", "scans", "use_avx2", "use_x86_64_v3"} & set(dir(_core)) and "use_avx2" not in dir(_net)
+
+
+def test_the_hooks_refuse_rows_they_would_read_past_or_dice_off_the_die():
+    # scans read 26 bytes a row whatever the width; kernel took a die of 0 or 7
+    assert _hooks.scans(np.zeros((3, 5), np.int8), True) is None
+    start = np.array([SHORT_START], np.int8)
+    short = engine.core_rules(Rules("short"))
+    for bad in ([[0, 3]], [[7, 1]]):
+        assert _hooks.kernel(start, np.array(bad, np.int8), short) == -1
+    assert _hooks.kernel(start, np.array([[3, 1]], np.int8), short) == 16

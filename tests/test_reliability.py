@@ -283,3 +283,19 @@ def test_a_generate_over_more_rows_than_memory_names_the_rows_and_bytes(out: str
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.startswith("OutOfMemoryError True generate over 2,000,000 rows needs ")
     assert "bytes" in result.stdout and "fewer rows" in result.stdout
+
+
+def test_a_move_generator_that_cannot_grow_raises_nardys_error(monkeypatch):
+    # the core's buffers grow with MemoryError(); the door words it (a bare MemoryError leaked)
+    from nardy import _compiled
+
+    class Full:
+        def moves(self, *args):
+            raise MemoryError()
+        ordered = sequences = moves
+
+    monkeypatch.setattr(_compiled, "generator", lambda: Full())
+    board = nardy.Position.start("short").to_bytes()
+    for call in (_compiled.raw_results, _compiled.ordered, _compiled.sequences):
+        with pytest.raises(nardy.OutOfMemoryError, match="could not get the memory for one position's results"):
+            call(board, (3, 1), nardy.Rules("short"))

@@ -13,15 +13,18 @@ from nardy._net cimport net_use_avx2
 
 
 def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
-    """The bare kernel, for benchmarks: every row (valid, unfinished; dice 1..6) generated into one
-    reused generator, nothing checked or kept; the total number of results, or -1 if views are
-    not (n, 26) or rolls not (n, 2)."""
+    """The bare kernel, for benchmarks: every row (valid, unfinished) generated into one reused
+    generator, nothing else checked or kept; the total number of results, or -1 if views are
+    not (n, 26), rolls not (n, 2) or a die not 1..6."""
     cdef rules_t r = rules_of(rules)
     cdef Py_ssize_t i, n = views.shape[0], total = 0
     cdef int got
     cdef gen_t g
     if rolls.shape[0] != n or rolls.shape[1] != 2 or views.shape[1] != VIEW:
         return -1
+    for i in range(n):
+        if not (1 <= rolls[i, 0] <= 6 and 1 <= rolls[i, 1] <= 6):
+            return -1
     if gen_init(&g, &r, 1024) < 0:
         raise MemoryError()
     with nogil:
@@ -43,8 +46,10 @@ def kernel(const int8_t[:, ::1] views, const int8_t[:, ::1] rolls, tuple rules):
 
 def scans(const int8_t[:, ::1] views, bint words):
     """Each row's scan (`scan_words` if `words`, else `scan` as the core uses it) -> int64 (n, 5):
-    mine, theirs, closed, n_mine, n_theirs."""
+    mine, theirs, closed, n_mine, n_theirs; None if views are not (n, 26)."""
     cdef Py_ssize_t i, n = views.shape[0]
+    if views.shape[1] != VIEW:
+        return None
     out = np.empty((n, 5), np.int64)
     cdef int64_t[:, ::1] o = out
     cdef scan_t s

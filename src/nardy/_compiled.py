@@ -2,7 +2,7 @@
 
 Its rules functions have the names and signatures of their twins in `nardy._pure` (over the
 reference), and `nardy._backend` picks one of the two (`door`). They check what the core does not,
-call it, and turn its return codes into nardy's exceptions (the core knows no text). The rest
+call it, and turn its return codes into nardy's exceptions (`_core` words no error). The rest
 is the compiled surface the API uses: the batch generator and workspace, the environment's
 games and encoding, self-play, the evaluator's forward pass, the bear-off table.
 """
@@ -57,6 +57,11 @@ def out_of_memory(exc: TooManyRows) -> OutOfMemoryError:
                             "could be had: generate fewer rows at a time")
 
 
+def _no_room() -> OutOfMemoryError:
+    """nardy's error for a move generator that could not grow its buffers."""
+    return OutOfMemoryError("the move generator could not get the memory for one position's results")
+
+
 def raise_for_code(
     code: int, board: bytes | Sequence[int], dice: Sequence[int] | None = None, row: int | None = None
 ) -> None:
@@ -99,6 +104,8 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
         if type(d1) is not int or type(d2) is not int:
             d1, d2 = check_dice(dice)
         code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
+    except MemoryError:
+        raise _no_room() from None
     except (TypeError, ValueError, OverflowError):
         check_dice(dice)  # names what is wrong with the dice
         raise
@@ -122,6 +129,8 @@ def ordered(
         if type(d1) is not int or type(d2) is not int:
             d1, d2 = check_dice(dice)
         code, children, moves = generator().ordered(board, d1, d2, core_rules(rules), last_roll)
+    except MemoryError:
+        raise _no_room() from None
     except (TypeError, ValueError, OverflowError):
         check_dice(dice)  # names what is wrong with the dice
         raise
@@ -133,7 +142,10 @@ def ordered(
 def sequences(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool = False) -> dict[bytes, list[Pairs]]:
     """Every legal step sequence, grouped by the distinct result it reaches."""
     d1, d2 = check_dice(dice)
-    code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules), last_roll)
+    try:
+        code, children, _, seqs, index = generator().sequences(board, d1, d2, core_rules(rules), last_roll)
+    except MemoryError:
+        raise _no_room() from None
     if code:
         raise_for_code(code, board, dice)
     keys = [child.tobytes() for child in children]

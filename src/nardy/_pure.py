@@ -11,6 +11,7 @@ import numpy.typing as npt
 
 from . import reference
 from ._wire import Pairs, as_bytes, as_ints, check_dice, raw_move
+from .errors import NardyError
 from .rules import Rules, Variant
 from .status import Status
 
@@ -64,7 +65,7 @@ def generate_rows(boards: Rows, dice: Rows, rules: Rules) -> tuple[Rows, npt.NDA
     for row, (board, roll) in enumerate(zip(boards.tolist(), dice.tolist())):
         try:
             found = reference.legal_results(board, roll, rules)
-        except Exception as exc:
+        except NardyError as exc:
             raise type(exc)(f"row {row}: {exc}") from None
         for child, steps in found.items():
             children.append(child)

@@ -168,6 +168,18 @@ def test_one_check_of_the_state_for_every_entry(call) -> None:
         call(START, MONEY, "Kazaross")
 
 
+
+def test_can_double_and_decision_check_the_table_too() -> None:
+    from nardy.evaluation.cubemath import can_double, decision
+
+    # can_double once let a str through to an AttributeError
+    with pytest.raises(InvalidArgumentError, match="met must be a nardy.met.MatchEquityTable, got 'x'"):
+        can_double(MatchState(match_length=5), met="x")
+    with pytest.raises(InvalidArgumentError, match="met must be a nardy.met.MatchEquityTable, got 'x'"):
+        decision([0.5, 0.1, 0.0, 0.1, 0.0], MatchState(match_length=5), 0.7, met="x")
+    assert can_double(MatchState(match_length=5)) is True
+
+
 def test_bad_states_and_positions() -> None:
     with pytest.raises(InvalidArgumentError, match="long nardy has no doubling cube"):
         decide(Position.start("long"), MONEY)

@@ -97,3 +97,11 @@ def test_the_scorer_scores_another_net_on_its_own_variant(tmp_path, capsys) -> N
     rows = [line for line in short.splitlines() if line.startswith("| earlier.npz 0-ply |")]
     assert len(rows) == 1 and float(rows[0].split("|")[2]) >= 0
     assert "earlier.npz" not in long and "| net " not in out
+
+
+def test_resuming_a_work_directory_without_a_plan_is_refused(tmp_path) -> None:
+    # it once started over, emptying the results already there
+    (tmp_path / "short.jsonl").write_text('{"index": 0}\n')
+    with pytest.raises(SystemExit, match="nothing to resume"):
+        make_decisions.main(["run", "--work", str(tmp_path), "--resume"])
+    assert (tmp_path / "short.jsonl").read_text() == '{"index": 0}\n'

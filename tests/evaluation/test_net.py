@@ -623,8 +623,11 @@ def test_rank_includes_a_given_play_in_the_lookahead() -> None:
     assert got != zero[-1][1] and got <= included[0][1]
     assert [m for m, _, _ in included[:3]] == [m for m, _, _ in plain[:3]]
     assert [e for _, e, _ in rank(p, dice, include=worst)] == [e for _, e, _ in zero]   # ply 0: no lookahead
-    with pytest.raises(IllegalMoveError):
-        rank(p, dice, ply=1, include=Position.start("short").legal_moves((6, 5))[0])
+    for ply in (0, 1):   # checked at every ply (ply 0 once took anything)
+        with pytest.raises(IllegalMoveError):
+            rank(p, dice, ply=ply, include=Position.start("short").legal_moves((6, 5))[0])
+        with pytest.raises(InvalidArgumentError, match="include must be a Move, got 'garbage'"):
+            rank(p, dice, ply=ply, include="garbage")
 
 
 def test_analyse_judges_at_two_ply_by_default_and_the_played_move_at_the_same_ply(tmp_path, capsys) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import Position
+from nardy import InvalidPositionError, Position
 from nardy.evaluation import two_sided
 from nardy.evaluation.cube import decide
 from nardy.formats.ids import MatchState
@@ -33,6 +33,18 @@ def test_the_table_covers_six_checkers_a_side_at_home() -> None:
     on_bar = board({1: 1}, {2: 1})
     on_bar[25] = 1
     assert not two_sided.covers(on_bar)
+
+
+def test_a_board_outside_the_table_or_no_board_is_refused() -> None:
+    # equities once read the last state for a board outside the table, and covers raised IndexError
+    with pytest.raises(InvalidPositionError, match="not a two-sided bear-off"):
+        two_sided.equities(Position.start("short").view())
+    for bad in ([0] * 5, "abc", [0.5] * 26):
+        with pytest.raises(InvalidPositionError):
+            two_sided.covers(bad)
+        with pytest.raises(InvalidPositionError):
+            two_sided.equities(bad)
+    assert not two_sided.load().flags.writeable
 
 
 def test_exact_values() -> None:

@@ -55,8 +55,10 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     `probabilities` the n-ply cubeless ones; it needs nardy's own evaluation (no `probabilities`).
     `met`: the match equity table (default Kazaross-XG2). Bear-offs of six or fewer checkers a
     side are priced by the two-sided table (`cubemath.exact_bear_off`): exactly at money (at
-    any `ply`), with fitted cube efficiencies in a match (at 0 ply), as gnubg does. Long nardy
-    has no cube: `InvalidArgumentError`.
+    any `ply`), with fitted cube efficiencies in a match (at 0 ply), as gnubg does; at money the
+    decision's `probabilities`, take point and efficiency are still those of the given (or
+    evaluated) probabilities, while its three equities are the table's. Long nardy has no cube:
+    `InvalidArgumentError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")

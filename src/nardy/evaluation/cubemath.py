@@ -437,7 +437,8 @@ def _take_point(p: Sequence[float], cube: Cube, x: float) -> float:
 
 
 def cube_of(state: MatchState, table: MatchEquityTable | None) -> Cube:
-    table = KAZAROSS_XG2 if table is None else table
+    """The cube state of a checked `state` under `table` (None: Kazaross-XG2)."""
+    table = _checked_met(table)
     if state.match_length > table.length:
         raise InvalidArgumentError(f"the MET {table.name!r} covers matches up to {table.length} points, "
                                    f"not {state.match_length}")
@@ -512,13 +513,13 @@ def state_for(position: Position, state: MatchState, met: MatchEquityTable | Non
     return state
 
 
-def _checked_met(met: MatchEquityTable | None) -> MatchEquityTable | None:
-    if met is not None and not isinstance(met, MatchEquityTable):
+def _checked_met(met: MatchEquityTable | None) -> MatchEquityTable:
+    """`met`, or Kazaross-XG2 for None; anything else is an `InvalidArgumentError`."""
+    if met is None:
+        return KAZAROSS_XG2
+    if not isinstance(met, MatchEquityTable):
         raise InvalidArgumentError(f"met must be a nardy.met.MatchEquityTable, got {quoted(met)}")
     return met
-
-
-
 
 
 def decision(probabilities: Sequence[float], state: MatchState, efficiency: float,
@@ -528,7 +529,7 @@ def decision(probabilities: Sequence[float], state: MatchState, efficiency: floa
     if isinstance(efficiency, bool) or not isinstance(efficiency, (int, float)) or not 0.0 <= efficiency <= 1.0:
         raise InvalidArgumentError(f"efficiency must be a number in 0..1, got {quoted(efficiency)}")
     p, x = checked_probabilities(probabilities), float(efficiency)
-    cube = cube_of(before_roll(state), _checked_met(met))
+    cube = cube_of(before_roll(state), met)
     return cube_decision(equities(p, cube, x), p, x, cube)
 
 
@@ -719,12 +720,12 @@ def play_equity(position: Position, state: MatchState, rules: Rules | None = Non
 
     if not rules.cube:
         if not match:
-            return lambda probs, after: _money_equity(probs)
+            return lambda probs, after: raw_equity(probs)
         return lambda probs, after: to_equity(_match_cubeful_many(probs, cube, np.zeros(len(probs))))
 
     def value(probs: Floats, after: npt.NDArray[np.int8]) -> Floats:
         boards = batch.flip(np.ascontiguousarray(after, np.int8), Variant.SHORT)
-        mine = other_side(leaf_values(_swap_sides(probs), efficiencies(boards), [theirs], False)[:, 0], match)
+        mine = other_side(leaf_values(swap_sides(probs), efficiencies(boards), [theirs], False)[:, 0], match)
         return to_equity(mine) if match else mine
 
     return value
@@ -732,7 +733,7 @@ def play_equity(position: Position, state: MatchState, rules: Rules | None = Non
 
 def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
     if not state.match_length:
-        return lambda probs, after: _money_equity(probs)
+        return lambda probs, after: raw_equity(probs)
     table = long_table(bool(rules.koks))
     if state.match_length > table.length:
         raise InvalidArgumentError(f"the long nardy MET covers matches up to {table.length} points, "
@@ -755,14 +756,14 @@ def _long_play_equity(state: MatchState, rules: Rules, black: bool) -> Callable[
     return value
 
 
-def _money_equity(p: Floats) -> Floats:
-    """The cubeless money equity of rows of probabilities (as `net.raw_equity`)."""
+def raw_equity(p: Floats) -> Floats:
+    """The cubeless money equity of probabilities known to be good (nardy's own)."""
     equity: Floats = 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
     return equity
 
 
-def _swap_sides(p: Floats) -> Floats:
-    """The other side's probabilities (as `net.swap_sides`)."""
-    out: Floats = p[..., [0, 3, 4, 1, 2]].copy()
-    out[..., 0] = 1 - p[..., 0]
+def swap_sides(probs: Floats) -> Floats:
+    """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
+    out: Floats = probs[..., [0, 3, 4, 1, 2]].copy()
+    out[..., 0] = 1 - probs[..., 0]
     return out

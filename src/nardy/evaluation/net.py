@@ -50,7 +50,7 @@ from ..position import Position
 from ..rules import Rules, Variant, rules_for
 from ..status import Status, describe
 from . import bearoff
-from .cubemath import play_equity
+from .cubemath import play_equity, raw_equity as raw_equity, swap_sides as swap_sides  # (their home: no net needed)
 
 if TYPE_CHECKING:
     from ..formats.ids import MatchState
@@ -423,11 +423,6 @@ def equity(probs: Any) -> Floats:
     return raw_equity(_probabilities(probs))
 
 
-def raw_equity(p: Floats) -> Floats:
-    """`equity` of probabilities known to be good (nardy's own)."""
-    return 2 * p[..., 0] - 1 + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
-
-
 def _probabilities(probs: Any) -> Floats:
     """`probs` as float64 (..., 5), checked as `equity` says."""
     try:
@@ -501,14 +496,19 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     probs = swap_sides(evaluate_boards(after, rules, net, after=True))
     equities = raw_equity(probs) if value is None else value(probs, after)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
+    extra = None  # include's place in children, checked at every ply
+    if include is not None:
+        if not isinstance(include, Move):
+            raise InvalidArgumentError(f"include must be a Move, got {quoted(include)}")
+        made = position.apply(include, rules).pass_turn().to_bytes()   # its result, the mover's view
+        if made not in children:
+            raise IllegalMoveError(f"{include} is not a play of {dice[0]}-{dice[1]}")
+        extra = children.index(made)
     if ply > 0:
         best = equities[order[0]]
         chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
-        if include is not None:
-            made = position.apply(include, rules).pass_turn().to_bytes()   # its result, the mover's view
-            if made not in children:
-                raise IllegalMoveError(f"{include} is not a play of {dice[0]}-{dice[1]}")
-            chosen += [i for i in [children.index(made)] if i not in chosen]
+        if extra is not None and extra not in chosen:
+            chosen.append(extra)
         deeper = _lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
@@ -555,13 +555,6 @@ class NetPolicy:
 
 
 # helpers --------------------------------------------------------------------------------------
-def swap_sides(probs: Floats) -> Floats:
-    """Probabilities of the other side: P(win) = 1 - P(win), gammons exchanged."""
-    out: Floats = probs[..., [0, 3, 4, 1, 2]].copy()
-    out[..., 0] = 1 - probs[..., 0]
-    return out
-
-
 def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | Variant | str | None
                       ) -> tuple[npt.NDArray[np.int8], Rules]:
     if rules is not None:

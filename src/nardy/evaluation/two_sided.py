@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import batch, files
+from ..errors import InvalidPositionError
 from ..rules import Rules
 from .bearoff import cache_path as _one_sided_path
 
@@ -60,8 +61,9 @@ _INDEX[_STATE_ARRAY @ _BASE] = np.arange(STATES)
 
 def covers(view: Any) -> bool:
     """Whether a short nardy board (26 values, the mover's view) is in the table: both sides
-    home with one to six checkers each, none on the bar."""
-    v = np.asarray(view)
+    home with one to six checkers each, none on the bar. Raises `InvalidPositionError` for
+    what is not a board."""
+    v = batch.as_boards([view])[0]
     mine, theirs = v[1:7], -v[24:18:-1]
     return bool(not v[7:19].any() and v[0] == 0 and v[25] == 0 and (mine >= 0).all() and (theirs >= 0).all()
             and 0 < mine.sum() <= CHECKERS and 0 < theirs.sum() <= CHECKERS)
@@ -69,8 +71,11 @@ def covers(view: Any) -> bool:
 
 def equities(view: Any) -> Floats:
     """The four equities (`CUBELESS`, `OWNED`, `CENTRED`, `OTHER_OWNS`) of the side on roll of a
-    board that `covers` accepts."""
-    v = np.asarray(view, np.int64)
+    board that `covers` accepts (`InvalidPositionError` for any other)."""
+    if not covers(view):
+        raise InvalidPositionError(f"not a two-sided bear-off of one to six checkers a side, both home: "
+                                   f"{batch.as_boards([view])[0].tolist()}")
+    v = batch.as_boards([view])[0].astype(np.int64)
     mine, theirs = _INDEX[v[1:7] @ _BASE], _INDEX[-v[24:18:-1] @ _BASE]
     found: Floats = load()[:, mine, theirs].copy()
     return found
@@ -135,6 +140,7 @@ def load(path: str | Path | None = None) -> Floats:
         table = _read(target)
         if table is None:
             table = build()
+            table.setflags(write=False)  # shared by the process, as a table read from its file is
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 files.write_file(target, lambda f: _write(f, table), binary=True)
