@@ -50,7 +50,7 @@ import numpy as np
 from nardy import Position, Rules, batch
 from nardy.evaluation import net as nets
 from nardy.evaluation.net import (ROLLS, evaluate_boards, raw_equity, segment_argmax, swap_sides, won_outcomes,
-                                  finished_rows, _home_mask, _lookahead)
+                                  finished_rows, home_rows, lookahead)
 
 SEED = 20261205
 NOISE = 0.05          # sd of the noise added to each play's 0-ply equity in the self-play that finds positions
@@ -94,7 +94,7 @@ def find_positions(variant: str, seed: int, targets: dict[str, int]) -> dict[str
             if keep.any():
                 here = boards[rows[keep]]
                 touching = nets.contact(here, variant)
-                home = _home_mask(here, rules.variant)
+                home = home_rows(here, rules.variant)
                 for board, d, c, h in zip(here, dice[keep], touching, home):
                     phase = "contact" if c else ("race" if not h else None)
                     if phase is None or len(found[phase]) >= targets[phase]:
@@ -129,11 +129,11 @@ def candidates(position: Position, dice: list[int], rules: Rules) -> dict[str, A
     eq0 = raw_equity(swap_sides(evaluate_boards(after, rules, net, after=True)))
     by0 = np.argsort(-eq0, kind="stable")
     wide = [int(i) for i in by0[:WIDE] if eq0[i] >= eq0[by0[0]] - WIDE_WINDOW]
-    eq1 = raw_equity(_lookahead(after[wide], rules, net, 1))
+    eq1 = raw_equity(lookahead(after[wide], rules, net, 1))
     by1 = [wide[k] for k in np.argsort(-eq1, kind="stable")]
     one = dict(zip(wide, eq1))
     pool = by1[:POOL]
-    eq2 = raw_equity(_lookahead(after[pool], rules, net, 2))
+    eq2 = raw_equity(lookahead(after[pool], rules, net, 2))
     two = dict(zip(pool, eq2))
     by2 = sorted(pool, key=lambda i: -two[i])
     picks = [int(by0[0]), by1[0], by2[0]]

@@ -125,7 +125,7 @@ def test_bear_offs_are_exact(variant: str) -> None:
 def test_the_core_finds_the_rows_the_bear_off_table_answers(variant: str) -> None:
     # every row of played games (contact, races, bear-offs, the bar), against the rule in numpy
     from nardy import simulate
-    from nardy.evaluation.net import _home_mask
+    from nardy.evaluation.net import home_rows
 
     rows = np.ascontiguousarray(simulate(variant, 60, seed=5, threads=1, record=True).trace[:, :26])
     points = rows[:, 1:25]
@@ -134,7 +134,7 @@ def test_the_core_finds_the_rows_the_bear_off_table_answers(variant: str) -> Non
     theirs_out[:, theirs_home] = False
     expected = ~(points[:, 6:] > 0).any(axis=1) & ~theirs_out.any(axis=1) & (rows[:, 0] == 0) & (rows[:, 25] == 0)
     assert 0 < expected.sum() < len(rows)
-    assert (_home_mask(rows, Rules(variant).variant) == expected).all()
+    assert (home_rows(rows, Rules(variant).variant) == expected).all()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -594,13 +594,13 @@ def test_the_move_filter_keeps_every_play_near_the_best() -> None:
     # the lookahead judges every play within PRUNE_WINDOW of the 0-ply best, up to PRUNE_KEEP
     # (16 within 0.24; 8 within 0.16 dropped the rolled-out best play of 2.0% of short nardy's
     # benchmark decisions, 3.6% of long nardy's), and no play beyond the window
-    from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, _lookahead, raw_equity
+    from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, lookahead, raw_equity
 
     assert PRUNE_KEEP >= 16 and PRUNE_WINDOW >= 0.24
     p, dice, zero = crowded_roll()
     one = rank(p, dice, ply=1)
     near = [k for k, (_, e, _) in enumerate(zero) if e >= zero[0][1] - PRUNE_WINDOW][:PRUNE_KEEP]
-    deep = raw_equity(_lookahead(zero.afterstates[near], Rules("short"), default_net("short"), 1))
+    deep = raw_equity(lookahead(zero.afterstates[near], Rules("short"), default_net("short"), 1))
     looked = dict(zip(zero.indices[near].tolist(), deep))
     assert len(looked) > 8
     for (_, e, _), index in zip(one, one.indices):

@@ -509,7 +509,7 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         chosen = [i for i in order[:PRUNE_KEEP] if equities[i] >= best - PRUNE_WINDOW]
         if extra is not None and extra not in chosen:
             chosen.append(extra)
-        deeper = _lookahead(after[chosen], rules, net, ply)
+        deeper = lookahead(after[chosen], rules, net, ply)
         for i, p in zip(chosen, deeper):
             probs[i] = p
         equities = raw_equity(probs) if value is None else value(probs, after)
@@ -586,7 +586,7 @@ def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rule
     return boards, rules
 
 
-def _home_mask(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
+def home_rows(boards: npt.NDArray[np.int8], variant: Variant) -> npt.NDArray[np.bool_]:
     """Rows whose checkers all stand in their own homes (or off): both sides within the table."""
     return compiled.homes(np.ascontiguousarray(boards, np.int8), variant is Variant.SHORT).view(np.bool_)
 
@@ -609,7 +609,7 @@ def evaluate_boards(boards: npt.NDArray[np.int8], rules: Rules, net: Net | NetSe
     over = finished_rows(rows)
     if over.any():
         probs[over] = _finished(rows[over], rules)
-    race = _home_mask(rows, rules.variant) & ~over
+    race = home_rows(rows, rules.variant) & ~over
     if race.any():
         exact = bearoff.race_probabilities(rows[race], rules.variant)
         probs[race] = 0
@@ -662,7 +662,7 @@ def segment_argmax(values: Floats, offsets: npt.NDArray[np.int64]) -> npt.NDArra
     return hits[first]
 
 
-def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet, ply: int) -> Floats:
+def lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet, ply: int) -> Floats:
     """The mover's probabilities of each afterstate `ply` (>= 1) rolls ahead: averaged over the
     other side's 21 rolls, each answered by its best 0-ply play, whose result is judged at 0 ply
     (ply 1) or, in turn, `ply - 1` rolls ahead."""
@@ -681,7 +681,7 @@ def _lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSe
     # each reply's result judged for us (the side on roll after it), the reply minimising our equity
     ours = evaluate_boards(children, rules, net, after=True)
     pick = segment_argmax(-raw_equity(ours), offsets)
-    judged = ours[pick] if ply == 1 else swap_sides(_lookahead(children[pick], rules, net, ply - 1))
+    judged = ours[pick] if ply == 1 else swap_sides(lookahead(children[pick], rules, net, ply - 1))
     per_roll = judged.reshape(live.size, len(ROLLS), len(OUTPUTS))
     out[live] = np.einsum("k,nkj->nj", ROLL_WEIGHTS, per_roll)
     return out

@@ -188,7 +188,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
             boards[ended] = [np.asarray(env.boards[ended]).copy()]
             values[ended] = [evaluate_boards(np.asarray(env.boards[ended : ended + 1]), rules, judge(net), after=False)[0]]
             if checkpoint and checkpoint_every and done % checkpoint_every == 0:
-                checkpoint(_net_of(net, params), done)
+                checkpoint(net_of(net, params), done)
         if len(xs) >= batch_size:
             rows = np.array(xs)
             y = np.concatenate(ys)
@@ -204,10 +204,10 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
                 loss, grads = gradients(params, x[part], y[part])
                 adam.step(grads)
             xs, ys = [], []
-            net = _net_of(net, params)
+            net = net_of(net, params)
             if progress:
                 progress({"games": done, "steps": steps, "loss": loss, "cpu_s": time.process_time() - began})
-    return _net_of(net, params)
+    return net_of(net, params)
 
 
 def _positive(value: float) -> bool:
@@ -218,7 +218,7 @@ def _positive(value: float) -> bool:
         return False
 
 
-def _net_of(net: Net, params: Sequence[Floats]) -> Net:
+def net_of(net: Net, params: Sequence[Floats]) -> Net:
     """A net of `net`'s kind (variant, inputs, phase, meta) with the weights `params`."""
     w1, b1, w2, b2 = (p.astype(np.float32) for p in params)
     return Net(net.variant, w1, b1, w2, b2, meta=dict(net.meta), inputs=net.inputs, phase=net.phase)
@@ -248,7 +248,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InvalidArgumentError(f"cannot write {str(args.log)!r}: it is not a regular file")
 
 
-def _end_line(shown: list[float]) -> str:
+def end_line(shown: list[float]) -> str:
     """A newline if a progress line (ended by a carriage return) has been shown, else nothing."""
     return "\n" if shown[0] else ""
 
@@ -346,10 +346,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         meta = {"command": command, "games": int(before) + args.games}
         net.with_meta(meta).save(args.out)
     except KeyboardInterrupt:
-        print(f"{_end_line(shown)}nardy.training: interrupted", file=sys.stderr)
+        print(f"{end_line(shown)}nardy.training: interrupted", file=sys.stderr)
         return 130
     except (NardyError, OSError) as exc:
-        print(f"{_end_line(shown)}nardy.training: error: {exc}", file=sys.stderr)
+        print(f"{end_line(shown)}nardy.training: error: {exc}", file=sys.stderr)
         return 2
     print(f"\nwrote {args.out}", file=sys.stderr)
     return 0

@@ -1,0 +1,227 @@
+"""Teach a net what its own lookahead sees: self-play positions labelled by an n-ply evaluation.
+
+    python -m nardy.evaluation.distill short --positions 2000000 --ply 1 --seed 1 --out short.npz
+
+TD self-play (`nardy.evaluation.training`) fits a net to the net's own later values, so its 0-ply
+errors become its targets and it stalls. Here a teacher net (the shipped net unless `--teacher`)
+labels positions with its probabilities `--ply` rolls ahead (`net.lookahead`: each of the other
+side's 21 rolls answered by its best play, exact where the game is over or the bear-off table
+answers), and a student (the teacher's copy unless `--start`) takes Adam steps on the
+cross-entropy of its five outputs against those labels: the 0-ply net learns what its search
+knows, at 0-ply's cost.
+
+The positions come from the teacher's greedy 0-ply self-play, a random play at a share
+`--explore` of the moves (the dice alone explore too little); positions the net never judges
+(games over, the bear-off table's) are left out. A share `--holdout` is kept aside and its loss
+reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
+once: a later command with the same file fits again without labelling. Seeded: the same command
+gives the same net on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import batch
+from ..errors import InvalidArgumentError, NardyError, check_whole
+from ..files import check_writable
+from ..play.env import VectorEnv
+from ..rules import Rules
+from .net import Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, swap_sides
+from .training import Adam, end_line, gradients, net_of, one_blas_thread
+
+Floats = npt.NDArray[np.float64]
+Boards = npt.NDArray[np.int8]
+Progress = Callable[[str, int, int], None]
+
+
+def judged_by_net(boards: Boards, rules: Rules) -> npt.NDArray[np.bool_]:
+    """Rows (side on roll) whose value comes from the net: not over, not in the bear-off table."""
+    return ~finished_rows(boards) & ~home_rows(boards, rules.variant)
+
+
+def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float = 0.05, parallel: int = 256,
+              progress: Progress | None = None) -> Boards:
+    """`count` positions (side on roll) of the net's greedy self-play, a random play at a share
+    `explore` of the moves, only those `judged_by_net`, in the order they were met."""
+    env = VectorEnv(rules, parallel, seed=seed)
+    env.reset()
+    rng = np.random.default_rng([seed, 1])
+    found: list[Boards] = []
+    have = 0
+    while have < count:
+        theirs = evaluate_boards(np.asarray(env.afterstates), rules, net, after=True)
+        actions = np.where(rng.random(parallel) < explore, env.sample_actions(), env.best_actions(-raw_equity(theirs)))
+        env.step(actions)
+        boards = np.asarray(env.boards)
+        kept = boards[judged_by_net(boards, rules)].copy()
+        found.append(kept)
+        have += len(kept)
+        if progress:
+            progress("self-play", min(have, count), count)
+    return np.concatenate(found)[:count]
+
+
+def label(boards: Boards, rules: Rules, teacher: Net, ply: int, *, chunk: int = 1024,
+          progress: Progress | None = None) -> Floats:
+    """The teacher's probabilities of each position (side on roll) `ply` (>= 1) rolls ahead."""
+    check_whole(ply, "ply (rolls ahead, >= 1)", 1)
+    out = np.empty((len(boards), 5))
+    for lo in range(0, len(boards), chunk):
+        part = boards[lo:lo + chunk]
+        out[lo:lo + chunk] = swap_sides(lookahead(batch.flip(part, rules.variant), rules, teacher, ply))
+        if progress:
+            progress("label", min(lo + chunk, len(boards)), len(boards))
+    return out
+
+
+def fit(net: Net, boards: Boards, targets: Floats, *, epochs: int, lr: float, lr_end: float | None = None,
+        batch_size: int = 256, holdout: float = 0.02, seed: int = 1,
+        epoch_done: Callable[[int, Net, float, float], None] | None = None,
+        progress: Progress | None = None) -> Net:
+    """`net` fitted to `targets` (five probabilities per board) over `epochs` passes in a seeded
+    order, a share `holdout` kept aside; `epoch_done(epoch, net, train_loss, holdout_loss)` after each."""
+    if not 0 <= holdout < 1 or epochs < 1 or batch_size < 1:
+        raise InvalidArgumentError(f"0 <= holdout < 1, epochs and batch size >= 1; got {holdout}, {epochs}, {batch_size}")
+    rng = np.random.default_rng([seed, 2])
+    order = rng.permutation(len(boards))
+    kept = int(round(len(boards) * holdout))
+    test, train = order[:kept], order[kept:]
+    params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
+              net.b2.astype(np.float64)]
+    adam = Adam(params, lr)
+    steps = epochs * -(-len(train) // batch_size)
+    for epoch in range(1, epochs + 1):
+        rng.shuffle(train)
+        losses = []
+        for lo in range(0, len(train), batch_size):
+            if lr_end is not None:
+                adam.lr = lr * (lr_end / lr) ** (adam.t / steps)
+            part = train[lo:lo + batch_size]
+            loss, grads = gradients(params, net.inputs_of(boards[part]).astype(np.float64), targets[part])
+            adam.step(grads)
+            losses.append(loss)
+            if progress and len(losses) % 200 == 0:
+                progress(f"epoch {epoch}", lo + len(part), len(train))
+        net = net_of(net, params)
+        if epoch_done:
+            epoch_done(epoch, net, float(np.mean(losses)), held_out_loss(net, boards[test], targets[test]))
+    return net
+
+
+def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
+    """The mean cross-entropy of the net's outputs against `targets` (NaN for no rows)."""
+    if len(boards) == 0:
+        return float("nan")
+    params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
+              net.b2.astype(np.float64)]
+    losses = [gradients(params, net.inputs_of(boards[lo:lo + 4096]).astype(np.float64), targets[lo:lo + 4096])[0]
+              * len(boards[lo:lo + 4096]) for lo in range(0, len(boards), 4096)]
+    return float(sum(losses) / len(boards))
+
+
+def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
+             progress: Progress | None = None) -> tuple[Boards, Floats]:
+    """The labelled positions: read from `path` when it exists (made by the same settings), else
+    made and, with a path, written there."""
+    settings = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
+                "teacher": teacher.meta.get("command", "")}
+    if path is not None and path.exists():
+        try:
+            with np.load(path) as data:
+                stored = json.loads(str(data["settings"]))
+                boards, targets = data["boards"], data["targets"]
+        except (OSError, ValueError, KeyError) as exc:
+            raise InvalidArgumentError(f"{path}: not a file of labelled positions ({exc})") from None
+        if stored != settings:
+            raise InvalidArgumentError(f"{path} holds positions made by other settings: {stored}, not {settings}")
+        return boards, targets
+    boards = self_play(rules, teacher, count, seed=seed, explore=explore, progress=progress)
+    targets = label(boards, rules, teacher, ply, progress=progress)
+    if path is not None:
+        np.savez_compressed(path, settings=json.dumps(settings), boards=boards, targets=targets)
+    return boards, targets
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m nardy.evaluation.distill", description=__doc__.split("\n\n")[0])
+    parser.add_argument("variant", choices=["long", "short"])
+    parser.add_argument("--positions", type=int, required=True, help="positions to label")
+    parser.add_argument("--ply", type=int, default=1, help="the teacher's lookahead (rolls ahead, >= 1)")
+    parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
+    parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
+    parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play")
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size")
+    parser.add_argument("--lr-end", type=float, help="the step size at the end (falling geometrically from --lr)")
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--holdout", type=float, default=0.02, help="share of the positions kept aside")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--data", type=Path, help="keep the labelled positions in this .npz (reused when it exists)")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
+    parser.add_argument("--log", type=Path, help="JSON lines: each epoch's losses")
+    args = parser.parse_args(argv)
+    one_blas_thread()
+    rules = Rules(args.variant)
+    command = "python -m nardy.evaluation.distill " + " ".join(sys.argv[1:] if argv is None else argv)
+    shown = [0.0]
+
+    def progress(stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - shown[0] >= 2 or done >= total:
+            shown[0] = now
+            print(f"\r{stage}: {done:>10,} / {total:,}   ", end="", file=sys.stderr, flush=True)
+
+    def epoch_done(epoch: int, net: Net, train_loss: float, test_loss: float) -> None:
+        net.with_meta({"command": command, "epochs": epoch}).save(args.out)
+        print(f"\repoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
+        if args.log:
+            with open(args.log, "a") as f:
+                f.write(json.dumps({"epoch": epoch, "loss": train_loss, "holdout": test_loss, "time": time.time()}) + "\n")
+
+    try:
+        check_whole(args.positions, "--positions", 1)
+        check_whole(args.ply, "--ply (rolls ahead)", 1)
+        check_whole(args.epochs, "--epochs", 1)
+        for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
+            if value is not None and not (np.isfinite(value) and value > 0):
+                raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
+        if not 0 <= args.explore <= 1 or not 0 <= args.holdout < 1:
+            raise InvalidArgumentError(f"--explore is in [0, 1] and --holdout in [0, 1); got {args.explore}, {args.holdout}")
+        if args.out.suffix.lower() != ".npz" or (args.data and args.data.suffix.lower() != ".npz"):
+            raise InvalidArgumentError("the names of --out and --data must end in .npz")
+        check_writable(args.out)
+        if args.data and not args.data.exists():
+            check_writable(args.data)
+        if args.log:
+            check_writable(args.log)
+        teacher = Net.load(args.teacher) if args.teacher else default_net(rules.variant)
+        start = Net.load(args.start) if args.start else teacher
+        for name, net in (("teacher", teacher), ("start", start)):
+            if net.variant is not rules.variant:
+                raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
+        boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply, seed=args.seed,
+                                   explore=args.explore, progress=progress)
+        fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
+            holdout=args.holdout, seed=args.seed, epoch_done=epoch_done, progress=progress)
+    except KeyboardInterrupt:
+        print(f"{end_line(shown)}nardy.evaluation.distill: interrupted", file=sys.stderr)
+        return 130
+    except (NardyError, OSError) as exc:
+        print(f"{end_line(shown)}nardy.evaluation.distill: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+__all__ = ["fit", "judged_by_net", "label", "labelled", "main", "self_play"]
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,114 @@
+"""`nardy.evaluation.distill`: self-play positions, 1-ply labels checked by hand, a seeded fit,
+the kept data, and the command line's refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from nardy import InvalidArgumentError, Rules, batch
+from nardy.evaluation import distill
+from nardy.evaluation.net import ROLLS, Net, default_net, evaluate_boards, raw_equity, swap_sides
+
+
+@pytest.fixture(scope="module", params=["short", "long"])
+def played(request):
+    rules = Rules(request.param)
+    return rules, distill.self_play(rules, default_net(rules.variant), 300, seed=3, parallel=16)
+
+
+def test_self_play_gives_the_count_asked_all_judged_by_the_net_the_same_for_a_seed(played):
+    rules, boards = played
+    assert boards.shape[0] == 300 and boards.dtype == np.int8
+    assert distill.judged_by_net(boards, rules).all()
+    assert len({b.tobytes() for b in boards}) > 250   # the games differ
+    again = distill.self_play(rules, default_net(rules.variant), 300, seed=3, parallel=16)
+    assert np.array_equal(boards, again)
+
+
+def one_ply_by_hand(board, rules, net):
+    """The side on roll's probabilities one roll ahead: each of its 21 rolls played by its best
+    0-ply play (the afterstate worst for the other side), weighted 1/36 or 2/36."""
+    total = np.zeros(5)
+    for a, b in ROLLS:
+        children, _, _ = batch.generate(board[None, :], np.array([[a, b]], np.int8), rules)
+        theirs = evaluate_boards(children, rules, net, after=True)
+        best = int(np.argmin(raw_equity(theirs)))
+        total += (1 if a == b else 2) / 36 * swap_sides(theirs[best:best + 1])[0]
+    return total
+
+
+def test_the_labels_are_the_nets_look_one_roll_ahead(played):
+    rules, boards = played
+    net = default_net(rules.variant)
+    picked = boards[::37]
+    labels = distill.label(picked, rules, net, 1, chunk=3)
+    for board, got in zip(picked, labels):
+        np.testing.assert_allclose(got, one_ply_by_hand(board, rules, net), atol=1e-6)
+
+
+def test_a_fit_lowers_the_held_out_loss_and_is_the_same_for_a_seed(played):
+    rules, boards = played
+    start = Net.initial(rules.variant, 8, seed=1, inputs="expert")
+    targets = distill.label(boards, rules, default_net(rules.variant), 1)
+    seen = []
+    first = distill.fit(start, boards, targets, epochs=3, lr=3e-3, batch_size=32, holdout=0.2, seed=5,
+                        epoch_done=lambda epoch, net, loss, held: seen.append((epoch, held)))
+    assert [e for e, _ in seen] == [1, 2, 3]
+    before = distill.held_out_loss(start, boards, targets)
+    assert seen[-1][1] < before
+    second = distill.fit(start, boards, targets, epochs=3, lr=3e-3, batch_size=32, holdout=0.2, seed=5)
+    assert np.array_equal(first.w1, second.w1) and np.array_equal(first.b2, second.b2)
+    with pytest.raises(InvalidArgumentError, match="holdout"):
+        distill.fit(start, boards, targets, epochs=1, lr=1e-3, holdout=1.0)
+
+
+def test_the_kept_data_is_read_back_and_other_settings_are_refused(tmp_path):
+    rules, net = Rules("short"), default_net("short")
+    path = tmp_path / "data.npz"
+    boards, targets = distill.labelled(path, rules, net, 40, 1, seed=2, explore=0.1)
+    again = distill.labelled(path, rules, net, 40, 1, seed=2, explore=0.1)
+    assert np.array_equal(again[0], boards) and np.array_equal(again[1], targets)
+    with pytest.raises(InvalidArgumentError, match="other settings"):
+        distill.labelled(path, rules, net, 41, 1, seed=2, explore=0.1)
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(InvalidArgumentError, match="not a file of labelled positions"):
+        distill.labelled(tmp_path / "junk.npz", rules, net, 40, 1, seed=2, explore=0.1)
+
+
+def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
+    out, log = tmp_path / "n.npz", tmp_path / "log.jsonl"
+    argv = ["long", "--positions", "60", "--epochs", "2", "--out", str(out), "--log", str(log)]
+    assert distill.main(argv) == 0
+    net = Net.load(out)
+    assert net.meta == {"command": "python -m nardy.evaluation.distill " + " ".join(argv), "epochs": 2}
+    assert [json.loads(line)["epoch"] for line in log.read_text().splitlines()] == [1, 2]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--out", "{tmp}/x.txt"], "must end in .npz"),
+    (["--out", "{tmp}/x.npz", "--data", "{tmp}/d.txt"], "must end in .npz"),
+    (["--out", "/nonexistent/dir/x.npz"], "no directory '/nonexistent/dir'"),
+    (["--out", "{tmp}/x.npz", "--ply", "0"], "--ply"),
+    (["--out", "{tmp}/x.npz", "--epochs", "0"], "--epochs"),
+    (["--out", "{tmp}/x.npz", "--lr", "nan"], "--lr must be a finite number above 0, got nan"),
+    (["--out", "{tmp}/x.npz", "--explore", "1.5"], "--explore"),
+    (["--out", "{tmp}/x.npz", "--holdout", "1"], "--holdout"),
+    (["--out", "{tmp}/x.npz", "--teacher", "{tmp}/missing.npz"], "missing.npz"),
+])
+def test_bad_arguments_are_refused_before_any_work(tmp_path, capsys, monkeypatch, extra, message):
+    monkeypatch.setattr(distill, "labelled", lambda *a, **k: pytest.fail("labelled before refusing"))
+    argv = ["short", "--positions", "10"] + [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    assert distill.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("nardy.evaluation.distill: error: ") and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_net_of_the_other_variant_is_refused(tmp_path, capsys):
+    default_net("long").save(tmp_path / "long.npz")
+    argv = ["short", "--positions", "10", "--teacher", str(tmp_path / "long.npz"), "--out", str(tmp_path / "x.npz")]
+    assert distill.main(argv) == 2
+    assert "the teacher net is a long nardy net, not short" in capsys.readouterr().err
