@@ -136,6 +136,11 @@ def test_position_classes_and_efficiencies() -> None:
     ({"ply": [0, 0]}, InvalidArgumentError, "ply must be 0"),
     ({"probabilities": (0.5, 0.1)}, InvalidArgumentError, "five numbers"),
     ({"probabilities": (0.5, 0.1, 0.0, 0.1, "x")}, InvalidArgumentError, "five numbers"),
+    # read as numbers before: a string of five digits, numeric strings, booleans
+    ({"probabilities": "00000"}, InvalidArgumentError, "five numbers"),
+    ({"probabilities": ("0.5", "0.1", "0", "0.1", "0")}, InvalidArgumentError, "five numbers"),
+    ({"probabilities": (True, False, False, False, False)}, InvalidArgumentError, "five numbers"),
+    ({"probabilities": 0.5}, InvalidArgumentError, "five numbers"),
     ({"probabilities": (1.5, 0.1, 0.0, 0.1, 0.0)}, InvalidArgumentError, "in 0..1"),
     ({"probabilities": (0.5, 0.6, 0.0, 0.1, 0.0)}, InvalidArgumentError, "inconsistent"),
     ({"probabilities": None, "rules": "short"}, InvalidArgumentError, "must be a nardy Rules"),

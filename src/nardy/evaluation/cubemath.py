@@ -22,6 +22,7 @@ probabilities after each play into the mover's equity at the score, which
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, Callable, Sequence
@@ -464,9 +465,12 @@ def before_roll(state: MatchState) -> MatchState:
 
 def checked_probabilities(probabilities: Any) -> tuple[float, float, float, float, float]:
     try:
-        values = tuple(float(v) for v in probabilities)
-    except (TypeError, ValueError):
-        raise InvalidArgumentError(f"probabilities must be five numbers, got {quoted(probabilities)}") from None
+        items = tuple(probabilities) if not isinstance(probabilities, (str, bytes)) else (probabilities,)
+    except TypeError:
+        items = (probabilities,)
+    if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in items):
+        raise InvalidArgumentError(f"probabilities must be five numbers, got {quoted(probabilities)}")
+    values = tuple(float(v) for v in items)
     if len(values) != 5 or not all(-1e-9 <= v <= 1 + 1e-9 for v in values):
         raise InvalidArgumentError(f"probabilities must be five numbers in 0..1 (win, win gammon, win backgammon, "
                                    f"lose gammon, lose backgammon), got {quoted(probabilities)}")
