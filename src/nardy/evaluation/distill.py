@@ -14,8 +14,9 @@ The positions come from the teacher's greedy 0-ply self-play, a random play at a
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
 (games over, the bear-off table's) are left out. A share `--holdout` is kept aside and its loss
 reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
-once: a later command with the same file fits again without labelling. Seeded: the same command
-gives the same net on one machine.
+once: a later command with the same file fits again without labelling. The net is written after
+every epoch, its meta holding this command and, under "previous", the commands that made the
+start net, oldest first. Seeded: the same command gives the same net on one machine.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = Rules(args.variant)
     command = "python -m nardy.evaluation.distill " + " ".join(sys.argv[1:] if argv is None else argv)
     shown = [0.0]
+    lineage: list[str] = []   # the commands that made the start net, oldest first
 
     def progress(stage: str, done: int, total: int) -> None:
         now = time.monotonic()
@@ -181,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\r{stage}: {done:>10,} / {total:,}   ", end="", file=sys.stderr, flush=True)
 
     def epoch_done(epoch: int, net: Net, train_loss: float, test_loss: float) -> None:
-        net.with_meta({"command": command, "epochs": epoch}).save(args.out)
+        net.with_meta({"command": command, "epochs": epoch, "previous": lineage}).save(args.out)
         print(f"\repoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
         if args.log:
             with open(args.log, "a") as f:
@@ -208,6 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, net in (("teacher", teacher), ("start", start)):
             if net.variant is not rules.variant:
                 raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
+        lineage[:] = list(start.meta.get("previous", [])) + [start.meta.get("command", "(no command)")]
         boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply, seed=args.seed,
                                    explore=args.explore, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
