@@ -47,6 +47,7 @@ def test_the_labels_are_the_nets_look_one_roll_ahead(played):
     labels = distill.label(picked, rules, net, 1, chunk=3)
     for board, got in zip(picked, labels):
         np.testing.assert_allclose(got, one_ply_by_hand(board, rules, net), atol=1e-6)
+    assert np.array_equal(distill.label(picked, rules, net, 1, chunk=2, threads=2), labels)
 
 
 def test_a_fit_lowers_the_held_out_loss_and_is_the_same_for_a_seed(played):
@@ -97,6 +98,7 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "/nonexistent/dir/x.npz"], "no directory '/nonexistent/dir'"),
     (["--out", "{tmp}/x.npz", "--ply", "0"], "--ply"),
     (["--out", "{tmp}/x.npz", "--epochs", "0"], "--epochs"),
+    (["--out", "{tmp}/x.npz", "--threads", "0"], "--threads"),
     (["--out", "{tmp}/x.npz", "--lr", "nan"], "--lr must be a finite number above 0, got nan"),
     (["--out", "{tmp}/x.npz", "--explore", "1.5"], "--explore"),
     (["--out", "{tmp}/x.npz", "--holdout", "1"], "--holdout"),

@@ -35,6 +35,7 @@ from .. import batch
 from ..errors import InvalidArgumentError, NardyError, check_whole
 from ..files import check_writable
 from ..play.env import VectorEnv
+from ..play.threads import map_in_order
 from ..rules import Rules
 from .net import Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, swap_sides
 from .training import Adam, end_line, gradients, net_of, one_blas_thread
@@ -71,16 +72,25 @@ def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float =
     return np.concatenate(found)[:count]
 
 
-def label(boards: Boards, rules: Rules, teacher: Net, ply: int, *, chunk: int = 1024,
+def label(boards: Boards, rules: Rules, teacher: Net, ply: int, *, chunk: int = 1024, threads: int = 1,
           progress: Progress | None = None) -> Floats:
-    """The teacher's probabilities of each position (side on roll) `ply` (>= 1) rolls ahead."""
+    """The teacher's probabilities of each position (side on roll) `ply` (>= 1) rolls ahead,
+    chunks of `chunk` positions on `threads` threads (the same answer for any number)."""
     check_whole(ply, "ply (rolls ahead, >= 1)", 1)
+    check_whole(threads, "threads", 1)
     out = np.empty((len(boards), 5))
-    for lo in range(0, len(boards), chunk):
+    starts = range(0, len(boards), chunk)
+
+    def one(lo: int) -> int:
         part = boards[lo:lo + chunk]
         out[lo:lo + chunk] = swap_sides(lookahead(batch.flip(part, rules.variant), rules, teacher, ply))
+        return lo + len(part)
+
+    def done(end: int) -> None:
         if progress:
-            progress("label", min(lo + chunk, len(boards)), len(boards))
+            progress("label", end, len(boards))
+
+    map_in_order(one, starts, threads, done)
     return out
 
 
@@ -130,7 +140,7 @@ def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
 
 
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
-             progress: Progress | None = None) -> tuple[Boards, Floats]:
+             threads: int = 1, progress: Progress | None = None) -> tuple[Boards, Floats]:
     """The labelled positions: read from `path` when it exists (made by the same settings), else
     made and, with a path, written there."""
     settings = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
@@ -146,7 +156,7 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
             raise InvalidArgumentError(f"{path} holds positions made by other settings: {stored}, not {settings}")
         return boards, targets
     boards = self_play(rules, teacher, count, seed=seed, explore=explore, progress=progress)
-    targets = label(boards, rules, teacher, ply, progress=progress)
+    targets = label(boards, rules, teacher, ply, threads=threads, progress=progress)
     if path is not None:
         np.savez_compressed(path, settings=json.dumps(settings), boards=boards, targets=targets)
     return boards, targets
@@ -166,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--holdout", type=float, default=0.02, help="share of the positions kept aside")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="threads labelling (the same labels for any number)")
     parser.add_argument("--data", type=Path, help="keep the labelled positions in this .npz (reused when it exists)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
     parser.add_argument("--log", type=Path, help="JSON lines: each epoch's losses")
@@ -193,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_whole(args.positions, "--positions", 1)
         check_whole(args.ply, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
+        check_whole(args.threads, "--threads", 1)
         for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
             if value is not None and not (np.isfinite(value) and value > 0):
                 raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
@@ -212,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
         lineage[:] = list(start.meta.get("previous", [])) + [start.meta.get("command", "(no command)")]
         boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply, seed=args.seed,
-                                   explore=args.explore, progress=progress)
+                                   explore=args.explore, threads=args.threads, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
             holdout=args.holdout, seed=args.seed, epoch_done=epoch_done, progress=progress)
     except KeyboardInterrupt:
