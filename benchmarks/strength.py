@@ -135,8 +135,8 @@ def main() -> int:
     me = ply_chooser(net, rules, args.ply) if args.ply else batched(net_chooser(net, rules))
     began = time.perf_counter()
     result = duplicate(rules, me, opponent, max(args.games // 2, 2), args.seed)
-    games = net.meta.get("games", "?") if isinstance(net, Net) else net.contact.meta.get("games", "?")
-    print(f"{args.variant} nardy, net ({games} training games) at {args.ply} ply vs {args.opponent}: "
+    name = args.net.name if args.net else "the shipped net"
+    print(f"{args.variant} nardy, {name} at {args.ply} ply vs {args.opponent}: "
           f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
           f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
     return 0
