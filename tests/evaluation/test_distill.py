@@ -85,7 +85,7 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     assert distill.main(argv) == 0
     net = Net.load(out)
     assert net.meta == {"command": "python -m nardy.evaluation.distill " + " ".join(argv), "epochs": 2,
-                        "previous": [default_net("long").meta["command"]]}
+                        "previous": default_net("long").meta.get("previous", []) + [default_net("long").meta["command"]]}
     again = ["long", "--positions", "60", "--start", str(out), "--out", str(tmp_path / "m.npz")]
     assert distill.main(again) == 0
     assert Net.load(tmp_path / "m.npz").meta["previous"] == net.meta["previous"] + [net.meta["command"]]

@@ -68,7 +68,10 @@ def test_shipped_nets_load() -> None:
     for variant in VARIANTS:
         net = default_net(variant)
         assert net.variant.value == variant and net.hidden % 8 == 0
-        assert "command" in net.meta and net.meta["command"].startswith("python -m nardy.training")
+        # the commands that made it, oldest first: TD self-play, then rounds of distillation
+        commands = net.meta.get("previous", []) + [net.meta["command"]]
+        assert commands[0].startswith("python -m nardy.training")
+        assert all(c.startswith("python -m nardy.evaluation.distill") for c in commands[1:])
 
 
 def test_finished_games_are_exact() -> None:
