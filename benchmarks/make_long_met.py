@@ -1,5 +1,5 @@
 """Make long nardy's match equity tables (`nardy.met.LONG`, `LONG_KOKS`) from nardy's own
-self-play: writes src/nardy/_met_long.py.
+self-play: writes src/nardy/evaluation/_met_long.py.
 
     python benchmarks/make_long_met.py                   # 100,000 games a table, seed 20261203
 
@@ -32,7 +32,7 @@ from nardy.play.simulate import simulate
 SEED = 20261203
 GAMES = 100_000
 LENGTH = 25
-OUT = Path(__file__).parent.parent / "src" / "nardy" / "_met_long.py"
+OUT = Path(__file__).parent.parent / "src" / "nardy" / "evaluation" / "_met_long.py"
 
 
 def outcomes(koks: bool, games: int, seed: int) -> tuple[list[float], list[float]]:

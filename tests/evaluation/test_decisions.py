@@ -16,7 +16,7 @@ from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, default_net
 SUBSAMPLE = 500   # the first decisions of each file (the files interleave contact and race)
 # the shipped nets' 0-ply loss per move (mp) on the subsample when the bound was recorded, and the
 # bound, with room for a retrained net that is no worse: a net whose loss rises above it fails
-MEASURED = {"short": 8.76, "long": 9.12}
+MEASURED = {"short": 7.36, "long": 6.41}
 BOUND = {variant: 1.2 * mp + 0.5 for variant, mp in MEASURED.items()}
 
 
@@ -31,9 +31,13 @@ def test_the_shipped_nets_error_rate_stays_within_its_bound(variant: str) -> Non
 
 @pytest.mark.parametrize("variant", ["short", "long"])
 def test_the_move_filter_keeps_the_rolled_out_best_play(variant: str) -> None:
-    # (8 plays within 0.16 dropped it in 1.2% of short nardy's subsample, 0.2% of long nardy's)
+    # The candidates come from the 0-ply choices of the nets shipped when the files were made;
+    # the shipped nets rank differently, and the filter drops the rolled-out best play in 0.25%
+    # (short) and 0.45% (long) of the whole files, never on this subsample where a kept play
+    # loses more than 0.02 (8 plays within 0.16: 1.3% and 2.3% of the files).
     decisions = error_rate.load(variant, limit=SUBSAMPLE)
-    assert error_rate.filter_misses(decisions, PRUNE_KEEP, PRUNE_WINDOW)["missed"] == 0
+    found = error_rate.filter_misses(decisions, PRUNE_KEEP, PRUNE_WINDOW)
+    assert found["missed"] <= 0.002 and found["costly"] == 0, found
 
 
 @pytest.mark.parametrize("variant", ["short", "long"])
