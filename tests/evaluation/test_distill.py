@@ -74,6 +74,13 @@ def test_the_kept_data_is_read_back_and_other_settings_are_refused(tmp_path):
     assert np.array_equal(again[0], boards) and np.array_equal(again[1], targets)
     with pytest.raises(InvalidArgumentError, match="other settings"):
         distill.labelled(path, rules, net, 41, 1, seed=2, explore=0.1)
+    other = Net(net.variant, net.w1 * 0.5, net.b1, net.w2, net.b2, meta=net.meta, inputs=net.inputs)
+    with pytest.raises(InvalidArgumentError, match="other settings"):   # the same command, other weights
+        distill.labelled(path, rules, other, 40, 1, seed=2, explore=0.1)
+    with np.load(path) as data:
+        np.savez(tmp_path / "cut.npz", settings=data["settings"], boards=data["boards"][:, :20], targets=data["targets"])
+    with pytest.raises(InvalidArgumentError, match=r"boards int8 \(40, 20\)"):
+        distill.labelled(tmp_path / "cut.npz", rules, net, 40, 1, seed=2, explore=0.1)
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(InvalidArgumentError, match="not a file of labelled positions"):
         distill.labelled(tmp_path / "junk.npz", rules, net, 40, 1, seed=2, explore=0.1)

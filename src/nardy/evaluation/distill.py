@@ -22,6 +22,7 @@ start net, oldest first. Seeded: the same command gives the same net on one mach
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -141,10 +142,12 @@ def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
 
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
              threads: int = 1, progress: Progress | None = None) -> tuple[Boards, Floats]:
-    """The labelled positions: read from `path` when it exists (made by the same settings), else
-    made and, with a path, written there."""
+    """The labelled positions: read from `path` when it exists (made by the same settings and
+    teacher weights), else made and, with a path, written there."""
+    weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
+                                                                                   teacher.b2)))
     settings = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
-                "teacher": teacher.meta.get("command", "")}
+                "teacher": weights.hexdigest()}
     if path is not None and path.exists():
         try:
             with np.load(path) as data:
@@ -154,6 +157,10 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
             raise InvalidArgumentError(f"{path}: not a file of labelled positions ({exc})") from None
         if stored != settings:
             raise InvalidArgumentError(f"{path} holds positions made by other settings: {stored}, not {settings}")
+        if (boards.dtype != np.int8 or boards.shape != (count, 26) or targets.shape != (count, 5)
+                or not np.isfinite(targets).all()):
+            raise InvalidArgumentError(f"{path}: not a file of labelled positions (boards {boards.dtype} "
+                                       f"{boards.shape}, targets {targets.dtype} {targets.shape})")
         return boards, targets
     boards = self_play(rules, teacher, count, seed=seed, explore=explore, progress=progress)
     targets = label(boards, rules, teacher, ply, threads=threads, progress=progress)
