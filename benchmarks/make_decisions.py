@@ -6,7 +6,7 @@
 
 What is done, per variant (seeded: the same seed gives the same files):
 
-1. **Positions**: games of self-play by the shipped net at 0 ply, each play's equity perturbed by
+1. **Positions**: games of self-play by the shipped net (or `--nets DIR`'s) at 0 ply, each play's equity perturbed by
    N(0, NOISE) noise before the best is taken (for variety); each ply of each game is kept as a
    decision with probability KEEP if its roll has at least two distinct results. A decision is
    "contact" (`nardy.eval.contact`) or "race" (the others, except those where both sides are home:
@@ -67,6 +67,15 @@ DATA = Path(__file__).parent / "data"
 ORDERED = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 
 
+NETS: dict[str, nets.Net] = {}   # --nets: the nets judging in place of the shipped ones
+
+
+def net_of(variant: Any) -> nets.Net:
+    """The net that plays and judges a variant: `--nets`' or the shipped one."""
+    name = variant if isinstance(variant, str) else variant.value
+    return NETS.get(name) or nets.default_net(name)
+
+
 def command_line() -> str:
     return "python -m benchmarks.make_decisions " + " ".join(sys.argv[1:])
 
@@ -75,7 +84,7 @@ def command_line() -> str:
 def find_positions(variant: str, seed: int, targets: dict[str, int]) -> dict[str, list[tuple[str, list[int]]]]:
     """(position ID, dice) of decisions from noisy 0-ply self-play, by phase, `targets` of each."""
     rules = Rules(variant)
-    net = nets.default_net(variant)
+    net = net_of(variant)
     rng = np.random.default_rng(np.random.SeedSequence([seed, VARIANTS.index(variant), 0]))
     found: dict[str, list[tuple[str, list[int]]]] = {phase: [] for phase in targets}
     start = Position.start(variant).array()
@@ -123,7 +132,7 @@ def order(found: dict[str, list[Any]]) -> list[tuple[str, int]]:
 # 2. candidates -------------------------------------------------------------------------------
 def candidates(position: Position, dice: list[int], rules: Rules) -> dict[str, Any]:
     """The plays of a decision: texts, results, 0/1/2-ply equities where judged, and the candidates."""
-    net = nets.default_net(rules.variant)
+    net = net_of(rules.variant)
     moves, children = position._plays(dice, rules, None)
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     eq0 = raw_equity(swap_sides(evaluate_boards(after, rules, net, after=True)))
@@ -165,7 +174,7 @@ def dice_of(seed: int, variant: str, index: int, games: int, horizon: int) -> np
 def truncated_rollouts(afters: np.ndarray, dice: np.ndarray, rules: Rules) -> np.ndarray:
     """(n, games) equities for the mover of each afterstate (n, 26), game j of row i rolling
     dice[i, j] (n, games, horizon, 2): 0-ply play, the net's 0-ply judgement at the horizon."""
-    net = nets.default_net(rules.variant)
+    net = net_of(rules.variant)
     n, games, horizon, _ = dice.shape
     boards = np.repeat(batch.flip(afters, rules.variant), games, axis=0)   # the other side on roll
     rolls = dice.reshape(n * games, horizon, 2)
@@ -367,7 +376,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="run: games a candidate (default: the plan's)")
     parser.add_argument("--count", type=int, default=200, help="full: the contact decisions of each variant")
     parser.add_argument("--out", type=Path, default=DATA)
+    parser.add_argument("--nets", type=Path, default=None,
+                        help="a directory with short.npz and long.npz to use instead of the shipped nets "
+                             "(the stored files were made with the TD nets of commit 5ddedd3)")
     args = parser.parse_args(argv)
+    NETS.clear()
+    if args.nets is not None:
+        NETS.update({v: nets.Net.load(args.nets / f"{v}.npz") for v in VARIANTS})
     if args.action == "run":
         run(args.work, args.resume, args.seed, args.until, args.limit, args.games)
     elif args.action == "full":

@@ -109,3 +109,16 @@ def test_resuming_a_work_directory_without_a_plan_is_refused(tmp_path) -> None:
     with pytest.raises(SystemExit, match="nothing to resume"):
         make_decisions.main(["run", "--work", str(tmp_path), "--resume"])
     assert (tmp_path / "short.jsonl").read_text() == '{"index": 0}\n'
+
+
+def test_make_decisions_can_play_and_judge_with_other_nets(tmp_path, monkeypatch) -> None:
+    """`--nets DIR` (the stored files were made with earlier nets than the shipped ones)."""
+    from nardy.evaluation.net import Net
+
+    small(monkeypatch)
+    for variant in make_decisions.VARIANTS:
+        Net.initial(variant, 8, seed=3).with_meta({"mine": variant}).save(tmp_path / f"{variant}.npz")
+    make_decisions.main(["run", "--work", str(tmp_path / "w"), "--limit", "1", "--nets", str(tmp_path)])
+    assert make_decisions.net_of("short").meta == {"mine": "short"}
+    make_decisions.main(["run", "--work", str(tmp_path / "v"), "--limit", "1"])
+    assert make_decisions.net_of("long") is default_net("long")
