@@ -106,6 +106,7 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--ply", "0"], "--ply"),
     (["--out", "{tmp}/x.npz", "--epochs", "0"], "--epochs"),
     (["--out", "{tmp}/x.npz", "--threads", "0"], "--threads"),
+    (["--out", "{tmp}/x.npz", "--batch-size", "0"], "--batch-size"),
     (["--out", "{tmp}/x.npz", "--lr", "nan"], "--lr must be a finite number above 0, got nan"),
     (["--out", "{tmp}/x.npz", "--explore", "1.5"], "--explore"),
     (["--out", "{tmp}/x.npz", "--holdout", "1"], "--holdout"),

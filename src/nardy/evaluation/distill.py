@@ -212,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_whole(args.ply, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
         check_whole(args.threads, "--threads", 1)
+        check_whole(args.batch_size, "--batch-size", 1)
         for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
             if value is not None and not (np.isfinite(value) and value > 0):
                 raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
