@@ -126,3 +126,12 @@ def test_a_net_of_the_other_variant_is_refused(tmp_path, capsys):
     argv = ["short", "--positions", "10", "--teacher", str(tmp_path / "long.npz"), "--out", str(tmp_path / "x.npz")]
     assert distill.main(argv) == 2
     assert "the teacher net is a long nardy net, not short" in capsys.readouterr().err
+
+
+def test_a_log_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
+    import os
+
+    os.mkfifo(tmp_path / "log")   # appended to after each epoch: a FIFO would wait for a reader
+    argv = ["short", "--positions", "10", "--out", str(tmp_path / "x.npz"), "--log", str(tmp_path / "log")]
+    assert distill.main(argv) == 2
+    assert "it is not a regular file" in capsys.readouterr().err

@@ -27,19 +27,19 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import batch
-from ..errors import InvalidArgumentError, NardyError, check_whole
+from ..errors import InvalidArgumentError, check_whole
 from ..files import check_writable
 from ..play.env import VectorEnv
 from ..play.threads import map_in_order
 from ..rules import Rules
 from .net import Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, swap_sides
-from .training import Adam, end_line, gradients, net_of, one_blas_thread
+from .training import Adam, check_run_files, gradients, net_of, one_blas_thread, params_of, run_reported
 
 Floats = npt.NDArray[np.float64]
 Boards = npt.NDArray[np.int8]
@@ -107,8 +107,7 @@ def fit(net: Net, boards: Boards, targets: Floats, *, epochs: int, lr: float, lr
     order = rng.permutation(len(boards))
     kept = int(round(len(boards) * holdout))
     test, train = order[:kept], order[kept:]
-    params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
-              net.b2.astype(np.float64)]
+    params = params_of(net)
     adam = Adam(params, lr)
     steps = epochs * -(-len(train) // batch_size)
     for epoch in range(1, epochs + 1):
@@ -133,11 +132,12 @@ def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
     """The mean cross-entropy of the net's outputs against `targets` (NaN for no rows)."""
     if len(boards) == 0:
         return float("nan")
-    params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
-              net.b2.astype(np.float64)]
-    losses = [gradients(params, net.inputs_of(boards[lo:lo + 4096]).astype(np.float64), targets[lo:lo + 4096])[0]
-              * len(boards[lo:lo + 4096]) for lo in range(0, len(boards), 4096)]
-    return float(sum(losses) / len(boards))
+    params = params_of(net)
+    total = 0.0
+    for lo in range(0, len(boards), 4096):
+        rows = slice(lo, lo + 4096)
+        total += gradients(params, net.inputs_of(boards[rows]).astype(np.float64), targets[rows])[0] * len(boards[rows])
+    return total / len(boards)
 
 
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
@@ -207,24 +207,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.log, "a") as f:
                 f.write(json.dumps({"epoch": epoch, "loss": train_loss, "holdout": test_loss, "time": time.time()}) + "\n")
 
-    try:
+    def body() -> None:
         check_whole(args.positions, "--positions", 1)
         check_whole(args.ply, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
         check_whole(args.threads, "--threads", 1)
         check_whole(args.batch_size, "--batch-size", 1)
-        for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
-            if value is not None and not (np.isfinite(value) and value > 0):
-                raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
         if not 0 <= args.explore <= 1 or not 0 <= args.holdout < 1:
             raise InvalidArgumentError(f"--explore is in [0, 1] and --holdout in [0, 1); got {args.explore}, {args.holdout}")
-        if args.out.suffix.lower() != ".npz" or (args.data and args.data.suffix.lower() != ".npz"):
-            raise InvalidArgumentError("the names of --out and --data must end in .npz")
-        check_writable(args.out)
+        if args.data and args.data.suffix.lower() != ".npz":
+            raise InvalidArgumentError(f"cannot write {str(args.data)!r}: the file name must end in .npz")
+        check_run_files(args)
         if args.data and not args.data.exists():
             check_writable(args.data)
-        if args.log:
-            check_writable(args.log)
         teacher = Net.load(args.teacher) if args.teacher else default_net(rules.variant)
         start = Net.load(args.start) if args.start else teacher
         for name, net in (("teacher", teacher), ("start", start)):
@@ -235,13 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                    explore=args.explore, threads=args.threads, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
             holdout=args.holdout, seed=args.seed, epoch_done=epoch_done, progress=progress)
-    except KeyboardInterrupt:
-        print(f"{end_line(shown)}nardy.evaluation.distill: interrupted", file=sys.stderr)
-        return 130
-    except (NardyError, OSError) as exc:
-        print(f"{end_line(shown)}nardy.evaluation.distill: error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+
+    return run_reported("nardy.evaluation.distill", shown, body)
 
 
 __all__ = ["fit", "judged_by_net", "label", "labelled", "main", "self_play"]

@@ -144,8 +144,8 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     Adam's step size falls geometrically from `lr` to `lr_end` over the games. With `phase="race"`
     the net trained is a race net: the moves and values of contact positions come from
     `contact_net` (held fixed), and only race positions (`nardy.eval.contact` false) are fitted."""
-    if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not _positive(lr)
-            or (lr_end is not None and not _positive(lr_end))):
+    if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not positive(lr)
+            or (lr_end is not None and not positive(lr_end))):
         raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end finite "
                                    f"and > 0; got {games}, {parallel}, {batch_size}, {lam}, {lr}, {lr_end}")
     check_whole(checkpoint_every, "checkpoint_every (games between checkpoints, 0 for none)", 0)
@@ -159,8 +159,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     def judge(net: Net) -> Net | NetSet:
         return net if contact_net is None else NetSet(contact_net, net)
 
-    params = [net.w1.astype(np.float64), net.b1.astype(np.float64), net.w2.astype(np.float64),
-              net.b2.astype(np.float64)]
+    params = params_of(net)
     adam = Adam(params, lr)
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
@@ -210,12 +209,17 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     return net_of(net, params)
 
 
-def _positive(value: float) -> bool:
+def positive(value: float) -> bool:
     """A finite number above 0 (NaN and infinity are not)."""
     try:
         return math.isfinite(value) and value > 0
     except TypeError:
         return False
+
+
+def params_of(net: Net) -> list[Floats]:
+    """The net's four arrays as float64 copies: what `gradients` and `Adam` work on."""
+    return [a.astype(np.float64) for a in (net.w1, net.b1, net.w2, net.b2)]
 
 
 def net_of(net: Net, params: Sequence[Floats]) -> Net:
@@ -232,20 +236,40 @@ def check_outputs(args: argparse.Namespace) -> None:
     """Refuse, before any training, arguments that would fail only at its end or at a checkpoint:
     an output that is not a writable .npz path (the net, a checkpoint, the log), a negative
     checkpoint interval, a step size that is not a finite number above 0."""
-    if args.out.suffix.lower() != ".npz":
-        raise InvalidArgumentError(f"cannot write {str(args.out)!r}: the file name must end in .npz")
     check_whole(args.checkpoint_every, "--checkpoint-every (games between checkpoints, 0 for none)", 0)
     check_whole(args.duel_games, "--duel-games", 1)
-    for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
-        if value is not None and not _positive(value):
-            raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
-    check_writable(args.out)
+    check_run_files(args)
     if args.checkpoint_every:
         check_writable(_checkpoint_path(args.out, args.checkpoint_every))
+
+
+def check_run_files(args: argparse.Namespace) -> None:
+    """What a training command shares: `--lr` and `--lr-end` finite numbers above 0, `--out` a
+    writable .npz path, `--log` (if given) a writable regular file."""
+    for name, value in (("--lr", args.lr), ("--lr-end", args.lr_end)):
+        if value is not None and not positive(value):
+            raise InvalidArgumentError(f"{name} must be a finite number above 0, got {value}")
+    if args.out.suffix.lower() != ".npz":
+        raise InvalidArgumentError(f"cannot write {str(args.out)!r}: the file name must end in .npz")
+    check_writable(args.out)
     if args.log is not None:
         check_writable(args.log)
         if args.log.exists() and not args.log.is_file():  # (appended to: a FIFO would wait for a reader)
             raise InvalidArgumentError(f"cannot write {str(args.log)!r}: it is not a regular file")
+
+
+def run_reported(prog: str, shown: list[float], body: Callable[[], None]) -> int:
+    """Run a command's `body`: 0 when done, 130 on Ctrl-C, 2 with one error line for nardy's errors
+    and the OS's (after the progress line, if one is shown)."""
+    try:
+        body()
+    except KeyboardInterrupt:
+        print(f"{end_line(shown)}{prog}: interrupted", file=sys.stderr)
+        return 130
+    except (NardyError, OSError) as exc:
+        print(f"{end_line(shown)}{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def end_line(shown: list[float]) -> str:
@@ -329,7 +353,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
 
     contact_net: Net | None = None
-    try:
+
+    def body() -> None:
+        nonlocal contact_net
         check_outputs(args)
         if (args.phase == "race") is (args.contact is None):
             raise InvalidArgumentError("--contact NET goes with --phase race, and only with it")
@@ -345,17 +371,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     checkpoint=checkpoint, checkpoint_every=args.checkpoint_every)
         meta = {"command": command, "games": int(before) + args.games}
         net.with_meta(meta).save(args.out)
-    except KeyboardInterrupt:
-        print(f"{end_line(shown)}nardy.training: interrupted", file=sys.stderr)
-        return 130
-    except (NardyError, OSError) as exc:
-        print(f"{end_line(shown)}nardy.training: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"\nwrote {args.out}", file=sys.stderr)
-    return 0
+
+    code = run_reported("nardy.training", shown, body)
+    if code == 0:
+        print(f"\nwrote {args.out}", file=sys.stderr)
+    return code
 
 
-__all__ = ["Adam", "duel", "gradients", "lambda_returns", "main", "train"]
+__all__ = ["Adam", "check_run_files", "duel", "gradients", "lambda_returns", "main", "net_of", "params_of",
+           "run_reported", "train"]
 
 if __name__ == "__main__":
     raise SystemExit(main())
