@@ -86,6 +86,22 @@ def test_the_kept_data_is_read_back_and_other_settings_are_refused(tmp_path):
         distill.labelled(tmp_path / "junk.npz", rules, net, 40, 1, seed=2, explore=0.1)
 
 
+def test_rollout_labels_are_the_teachers_rollouts_kept_apart_from_lookahead_labels(tmp_path):
+    from nardy.evaluation.rollout import rollout_boards
+
+    rules, net = Rules("long"), default_net("long")
+    path = tmp_path / "data.npz"
+    boards, targets = distill.labelled(path, rules, net, 30, 1, seed=2, explore=0.1, trials=6, horizon=4)
+    assert np.array_equal(targets, rollout_boards(boards, 6, rules=rules, net=net, horizon=4, seed=2))
+    assert not np.array_equal(targets, distill.label(boards, rules, net, 1))
+    again = distill.labelled(path, rules, net, 30, 1, seed=2, explore=0.1, trials=6, horizon=4)
+    assert np.array_equal(again[1], targets)
+    for other in ({}, {"trials": 6, "horizon": 5}, {"trials": 7, "horizon": 4}):
+        with pytest.raises(InvalidArgumentError, match="other settings"):
+            distill.labelled(path, rules, net, 30, 1, seed=2, explore=0.1, **other)
+    assert np.array_equal(distill.rolled_out(boards, rules, net, 6, 4, seed=2, threads=2), targets)
+
+
 def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     out, log = tmp_path / "n.npz", tmp_path / "log.jsonl"
     argv = ["long", "--positions", "60", "--epochs", "2", "--out", str(out), "--log", str(log)]
@@ -97,6 +113,9 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     assert distill.main(again) == 0
     assert Net.load(tmp_path / "m.npz").meta["previous"] == net.meta["previous"] + [net.meta["command"]]
     assert [json.loads(line)["epoch"] for line in log.read_text().splitlines()] == [1, 2]
+    rolled = ["short", "--positions", "20", "--rollouts", "4", "--horizon", "0", "--epochs", "1",
+              "--out", str(tmp_path / "r.npz")]
+    assert distill.main(rolled) == 0 and Net.load(tmp_path / "r.npz").meta["command"].endswith(" ".join(rolled))
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -111,6 +130,9 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--explore", "1.5"], "--explore"),
     (["--out", "{tmp}/x.npz", "--holdout", "1"], "--holdout"),
     (["--out", "{tmp}/x.npz", "--teacher", "{tmp}/missing.npz"], "missing.npz"),
+    (["--out", "{tmp}/x.npz", "--ply", "1", "--rollouts", "36"], "--ply and --rollouts are two ways of labelling"),
+    (["--out", "{tmp}/x.npz", "--rollouts", "0"], "--rollouts"),
+    (["--out", "{tmp}/x.npz", "--rollouts", "36", "--horizon", "-1"], "--horizon"),
 ])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, capsys, monkeypatch, extra, message):
     monkeypatch.setattr(distill, "labelled", lambda *a, **k: pytest.fail("labelled before refusing"))

@@ -1,6 +1,7 @@
 """Teach a net what its own lookahead sees: self-play positions labelled by an n-ply evaluation.
 
     python -m nardy.evaluation.distill short --positions 2000000 --ply 1 --seed 1 --out short.npz
+    python -m nardy.evaluation.distill short --positions 1000000 --rollouts 36 --horizon 10 --out short.npz
 
 TD self-play (`nardy.evaluation.training`) fits a net to the net's own later values, so its 0-ply
 errors become its targets and it stalls. Here a teacher net (the shipped net unless `--teacher`)
@@ -8,7 +9,11 @@ labels positions with its probabilities `--ply` rolls ahead (`net.lookahead`: ea
 side's 21 rolls answered by its best play, exact where the game is over or the bear-off table
 answers), and a student (the teacher's copy unless `--start`) takes Adam steps on the
 cross-entropy of its five outputs against those labels: the 0-ply net learns what its search
-knows, at 0-ply's cost.
+knows, at 0-ply's cost. With `--rollouts TRIALS` the labels are instead the mean outcomes of
+TRIALS games of the teacher's 0-ply play from each position (`rollout.rollout_boards`: the first
+two rolls stratified), cut after `--horizon` plies (0: played out) where the teacher's 0-ply
+probabilities count: noisy but unbiased for the teacher's play, and they see further than a
+lookahead.
 
 The positions come from the teacher's greedy 0-ply self-play, a random play at a share
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
@@ -27,7 +32,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +44,7 @@ from ..play.env import VectorEnv
 from ..play.threads import map_in_order
 from ..rules import Rules
 from .net import Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, swap_sides
+from .rollout import rollout_boards
 from .training import Adam, check_run_files, gradients, net_of, one_blas_thread, params_of, run_reported
 
 Floats = npt.NDArray[np.float64]
@@ -140,14 +146,30 @@ def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
     return total / len(boards)
 
 
+def rolled_out(boards: Boards, rules: Rules, teacher: Net, trials: int, horizon: int | None, *, seed: int,
+               threads: int = 1, progress: Progress | None = None) -> Floats:
+    """Each position's (side on roll) mean outcome over `trials` games of the teacher's 0-ply
+    play, cut after `horizon` plies (None: played out), on `threads` threads (the same answer)."""
+    def games_done(done: int, total: int) -> None:
+        if progress:
+            progress("roll out", done, total)
+
+    return rollout_boards(boards, trials, rules=rules, net=teacher, horizon=horizon, seed=seed, threads=threads,
+                          progress=games_done)
+
+
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
-             threads: int = 1, progress: Progress | None = None) -> tuple[Boards, Floats]:
-    """The labelled positions: read from `path` when it exists (made by the same settings and
+             threads: int = 1, trials: int = 0, horizon: int | None = None, progress: Progress | None = None
+             ) -> tuple[Boards, Floats]:
+    """The labelled positions, by the teacher's `ply` lookahead, or with `trials` its rollouts
+    cut after `horizon` plies: read from `path` when it exists (made by the same settings and
     teacher weights), else made and, with a path, written there."""
     weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
                                                                                    teacher.b2)))
-    settings = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
+    settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
                 "teacher": weights.hexdigest()}
+    if trials:
+        settings.update(ply=0, trials=trials, horizon=horizon)
     if path is not None and path.exists():
         try:
             with np.load(path) as data:
@@ -163,7 +185,10 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
                                        f"{boards.shape}, targets {targets.dtype} {targets.shape})")
         return boards, targets
     boards = self_play(rules, teacher, count, seed=seed, explore=explore, progress=progress)
-    targets = label(boards, rules, teacher, ply, threads=threads, progress=progress)
+    if trials:
+        targets = rolled_out(boards, rules, teacher, trials, horizon, seed=seed, threads=threads, progress=progress)
+    else:
+        targets = label(boards, rules, teacher, ply, threads=threads, progress=progress)
     if path is not None:
         np.savez_compressed(path, settings=json.dumps(settings), boards=boards, targets=targets)
     return boards, targets
@@ -173,7 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m nardy.evaluation.distill", description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=["long", "short"])
     parser.add_argument("--positions", type=int, required=True, help="positions to label")
-    parser.add_argument("--ply", type=int, default=1, help="the teacher's lookahead (rolls ahead, >= 1)")
+    parser.add_argument("--ply", type=int, help="the teacher's lookahead (rolls ahead, >= 1; default 1)")
+    parser.add_argument("--rollouts", type=int, metavar="TRIALS", help="label by TRIALS games of the teacher's play instead")
+    parser.add_argument("--horizon", type=int, default=10, help="with --rollouts: plies before the teacher judges (0: none)")
     parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play")
@@ -209,7 +236,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def body() -> None:
         check_whole(args.positions, "--positions", 1)
-        check_whole(args.ply, "--ply (rolls ahead)", 1)
+        if args.rollouts is not None and args.ply is not None:
+            raise InvalidArgumentError("--ply and --rollouts are two ways of labelling: give one")
+        if args.rollouts is not None:
+            check_whole(args.rollouts, "--rollouts (games per position)", 1)
+            check_whole(args.horizon, "--horizon (plies, 0: none)", 0)
+        else:
+            check_whole(args.ply if args.ply is not None else 1, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
         check_whole(args.threads, "--threads", 1)
         check_whole(args.batch_size, "--batch-size", 1)
@@ -226,15 +259,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if net.variant is not rules.variant:
                 raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
         lineage[:] = list(start.meta.get("previous", [])) + [start.meta.get("command", "(no command)")]
-        boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply, seed=args.seed,
-                                   explore=args.explore, threads=args.threads, progress=progress)
+        boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 1, seed=args.seed,
+                                   explore=args.explore, threads=args.threads, trials=args.rollouts or 0,
+                                   horizon=args.horizon or None, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
             holdout=args.holdout, seed=args.seed, epoch_done=epoch_done, progress=progress)
 
     return run_reported("nardy.evaluation.distill", shown, body)
 
 
-__all__ = ["fit", "judged_by_net", "label", "labelled", "main", "self_play"]
+__all__ = ["fit", "judged_by_net", "label", "labelled", "main", "rolled_out", "self_play"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -32,10 +32,10 @@ from .. import batch, _backend as engine
 from ..play import distributed
 from ..errors import InvalidArgumentError, check_flag, check_whole
 from ..play.simulate import SimulationError
-from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, raw_equity,
-                  segment_argmax, swap_sides, won_outcomes)
+from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _boards_and_rules, evaluate_boards, finished_rows,
+                  net_for, raw_equity, segment_argmax, swap_sides, won_outcomes)
 from ..position import Position
-from ..rules import Rules, rules_for
+from ..rules import Rules, Variant, rules_for
 from ..play.threads import map_in_order
 
 ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
@@ -90,7 +90,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     sizes = [min(chunk_size, games - lo) for lo in range(0, games, chunk_size)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
     firsts = np.cumsum([0] + sizes[:-1])
-    jobs = [(start, size, int(first), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
+    jobs = [(start, int(first) + np.arange(size), s, rules, net, luck) for size, first, s in zip(sizes, firsts, seeds)]
     finished = _counter(games, progress)
     if executor is not None:
         distributed.check_executor(executor, threads != 1)
@@ -150,20 +150,23 @@ def _luck_direction(v: Floats) -> Floats:
     return out
 
 
-def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.SeedSequence, rules: Rules,
-           net: Net | NetSet, luck: bool, stop: threading.Event | None = None,
+def _chunk(start: npt.NDArray[np.int8], index: npt.NDArray[np.int64], seed: np.random.SeedSequence, rules: Rules,
+           net: Net | NetSet, luck: bool, horizon: int | None = None, stop: threading.Event | None = None,
            finished: Callable[[int], None] | None = None) -> Floats:
-    """The (luck-adjusted) outcomes of `games` games from `start`, for its side on roll; `stop`
-    set by another thread makes it give up after the ply it is playing (its outcomes then unused)."""
+    """The (luck-adjusted) outcomes of one game per entry of `index` (its number in the
+    stratification) from `start` (one board for every game, or a board per game), for its side
+    on roll. With a `horizon`, games still going after that many plies count the net's 0-ply
+    probabilities there. `stop` set by another thread makes it give up after the ply it is
+    playing (its outcomes then unused)."""
     rng = np.random.Generator(np.random.PCG64(seed))
     variant = rules.variant
-    boards = np.repeat(start[None, :], games, axis=0)
+    games = len(index)
+    boards = np.repeat(start[None, :], games, axis=0) if start.ndim == 1 else start.copy()
     ours = np.ones(games, bool)               # is the side on roll the rollout's side?
     live = np.ones(games, bool)
     outcome = np.zeros((games, len(OUTPUTS)))
     correction = np.zeros((games, len(OUTPUTS)))
-    index = first + np.arange(games)
-    for ply in range(MAX_PLIES):
+    for ply in range(MAX_PLIES if horizon is None else horizon):
         rows = np.flatnonzero(live)
         if rows.size == 0 or (stop is not None and stop.is_set()):
             return outcome - correction
@@ -192,8 +195,64 @@ def _chunk(start: npt.NDArray[np.int8], games: int, first: int, seed: np.random.
         going = rows[~over]
         boards[going] = batch.flip(chosen[~over], variant)
         ours[going] = ~ours[going]
-    raise SimulationError(f"rollout: {int(live.sum())} games still running after {MAX_PLIES} plies "
-                          f"(a position neither side can finish?)")
+    rows = np.flatnonzero(live)
+    if horizon is None and rows.size:
+        raise SimulationError(f"rollout: {rows.size} games still running after {MAX_PLIES} plies "
+                              f"(a position neither side can finish?)")
+    if rows.size:
+        on_roll = evaluate_boards(boards[rows], rules, net, after=False)
+        outcome[rows] = np.where(ours[rows, None], on_roll, swap_sides(on_roll))
+        if finished is not None:
+            finished(rows.size)
+    return outcome - correction
 
 
-__all__ = ["RolloutResult", "rollout"]
+def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str | None = None,
+                   rules: Rules | Variant | str | None = None, horizon: int | None = None, seed: int = 1,
+                   net: Net | NetSet | None = None, luck: bool = False, threads: int = 1, chunk_size: int = 4096,
+                   progress: Callable[[int, int], None] | None = None) -> Floats:
+    """Many positions rolled out at once: (n, 5) the mean outcome probabilities (in `OUTPUTS`'
+    order, for the side on roll) of `trials` games from each position (`Position`s, or an
+    (n, 26) array of boards from the side on roll's view with `variant=` or `rules=`; none over).
+
+    The games are those of `rollout` (0-ply play, the first two rolls stratified over each
+    position's trials, `luck` adjustment), cut after `horizon` plies if given, where the games
+    still going count the net's 0-ply probabilities. Chunks of about `chunk_size` games (whole
+    positions) run on `threads` threads; the result depends on the seed and chunk_size only.
+    Luck-adjusted means can leave [0, 1] by a little. `progress(games_done, games)` as for `rollout`."""
+    boards, rules = _boards_and_rules(positions, variant, rules)
+    for name, value, low in (("trials", trials, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
+                             ("seed", seed, 0)):
+        check_whole(value, name, low)
+    if horizon is not None:
+        check_whole(horizon, "horizon", 1)
+    check_flag(luck, "luck")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
+    net = net_for(net, rules)
+    over = finished_rows(boards)
+    if over.any():
+        raise InvalidArgumentError(f"row {int(np.flatnonzero(over)[0])} is a finished game: nothing to roll out")
+    games = len(boards) * trials
+    need = games * 8 * len(OUTPUTS)
+    engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
+    per_chunk = max(1, chunk_size // trials)
+    lows = range(0, len(boards), per_chunk)
+    seeds = np.random.SeedSequence(seed).spawn(len(lows))
+    trial = np.arange(trials)
+    jobs = [(np.repeat(boards[lo:lo + per_chunk], trials, axis=0), np.tile(trial, len(boards[lo:lo + per_chunk])),
+             s, rules, net, luck, horizon) for lo, s in zip(lows, seeds)]
+    finished = _counter(games, progress)
+    parts: list[Floats] = []
+    stop = threading.Event()
+    try:
+        map_in_order(lambda job: _chunk(*job, stop=stop, finished=finished), jobs, threads, parts.append)
+    except BaseException:  # an interrupt (Ctrl-C) or an error
+        stop.set()
+        raise
+    outcomes: Floats = np.concatenate(parts) if parts else np.zeros((0, len(OUTPUTS)))
+    means: Floats = outcomes.reshape(len(boards), trials, len(OUTPUTS)).mean(axis=1)
+    return means
+
+
+__all__ = ["RolloutResult", "rollout", "rollout_boards"]
