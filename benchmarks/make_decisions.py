@@ -49,7 +49,7 @@ import numpy as np
 
 from nardy import Position, Rules, batch
 from nardy.evaluation import net as nets
-from nardy.evaluation.net import (ROLLS, evaluate_boards, raw_equity, segment_argmax, swap_sides, won_outcomes,
+from nardy.evaluation.net import (evaluate_boards, raw_equity, segment_argmax, swap_sides, won_outcomes,
                                   finished_rows, home_rows, lookahead)
 
 SEED = 20261205

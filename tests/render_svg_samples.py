@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-from nardy import Color, Move, Position
+from nardy import Color, Position
 from nardy.formats.svg import board
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import nardy
-from nardy import InvalidPositionError, Position, Rules, SimulationError, reference, simulate
+from nardy import InvalidPositionError, Position, Rules, SimulationError, simulate
 from nardy import _backend as engine
 from nardy.evaluation.rollout import rollout
 from nardy.status import Status

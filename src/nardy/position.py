@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import _backend as engine, reference
-from .errors import GameOverError, check_flag, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
+from .errors import check_flag, is_whole, IllegalMoveError, InvalidArgumentError, InvalidNotationError, InvalidPositionError, quoted
 from .formats import ids
 from .formats.diagram import diagram
 from .formats.notation import resolve

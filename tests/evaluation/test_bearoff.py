@@ -27,7 +27,6 @@ from nardy import (
     InvalidPositionError,
     Position,
     Rules,
-    Variant,
     reference,
     simulate,
 )

@@ -3,7 +3,6 @@ MET files (and refusing bad ones), MWC <-> equity round trips and gammon values 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

@@ -11,7 +11,7 @@ import pytest
 from nardy import Color, Position, Rules
 from nardy.evaluation.cube import decide
 from nardy.errors import InvalidArgumentError
-from nardy.evaluation.net import best_move, evaluate, rank
+from nardy.evaluation.net import best_move, rank
 from nardy.evaluation.met import equity as to_equity
 from nardy.evaluation.met import long_table
 from nardy.evaluation.met import mwc as to_mwc

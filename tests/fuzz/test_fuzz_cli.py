@@ -27,7 +27,7 @@ def test_batch_output_lines_up_with_input(tmp_path_factory, variant, ending, lin
     lines = [line for line in lines if not any(c in line for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")]
     path = tmp_path_factory.mktemp("batch") / "in.txt"
     path.write_text("".join(line + ending for line in lines), encoding="utf-8")
-    out, err = io.StringIO(), io.StringIO()
+    out = io.StringIO()
     with time_limit():
         code = cli.main(["moves", variant, "--batch", str(path)], out=out)
     assert code in (0, 2)

@@ -34,11 +34,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import batch
-from ..play.env import VectorEnv, encode
+from ..play.env import VectorEnv
 from ..errors import InvalidArgumentError, NardyError, check_whole, is_whole, quoted
 from .net import Net, NetSet, contact, evaluate_boards, raw_equity, swap_sides
 from ..files import check_writable
-from ..rules import Rules, Variant
+from ..rules import Rules
 
 Floats = npt.NDArray[np.float64]
 

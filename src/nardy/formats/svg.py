@@ -458,7 +458,7 @@ def _arrow(start: tuple[float, float], end: tuple[float, float]) -> str:
     bx, by = x2 - ux * head, y2 - uy * head
     wings = f"{_num(bx - uy * wing)},{_num(by + ux * wing)} {_num(x2)},{_num(y2)} {_num(bx + uy * wing)},{_num(by - ux * wing)}"
     return "".join([
-        f'<g class="arrow" opacity="0.9">',
+        '<g class="arrow" opacity="0.9">',
         _el("line", x1=x1, y1=y1, x2=bx, y2=by, stroke=COLORS["arrow"], **{"stroke-width": 5, "stroke-linecap": "round"}),
         _el("polygon", points=wings, fill=COLORS["arrow"]),
         "</g>",

@@ -180,7 +180,7 @@ def results(board: Board, dice: tuple[int, int], rules: Rules, *, all_sequences:
     best = candidates[most]
     if most == 1 and dice[0] != dice[1]:
         # only one step possible: the larger die when either die could be played alone
-        larger, smaller = max(dice), min(dice)
+        smaller = min(dice)
         with_larger = {s: q for s, q in best.items() if s[1] == (smaller,)}
         if with_larger:
             best = with_larger
