@@ -37,6 +37,27 @@ def test_one_position_plays_the_games_of_rollout(variant: str, luck: bool) -> No
     np.testing.assert_allclose(got[0], whole.probs, rtol=0, atol=1e-12)
 
 
+def test_every_36_trials_roll_each_first_and_each_second_roll_once(monkeypatch) -> None:
+    """The stratification: any 36 consecutive games, every 1296 each pair of opening rolls once."""
+    from nardy.evaluation import rollout as module
+
+    board = positions("short", 1)
+    seen = []
+    real = module.batch.generate
+
+    def generate(boards, dice, rules):
+        seen.append(np.array(dice))
+        return real(boards, dice, rules)
+
+    monkeypatch.setattr(module.batch, "generate", generate)
+    rollout_boards(board, 36, variant="short", horizon=2)
+    first, second = (set(map(tuple, d.tolist())) for d in seen[:2])
+    assert len(seen[0]) == len(seen[1]) == 36 and len(first) == len(second) == 36
+    seen.clear()
+    rollout_boards(board, 1296, variant="short", horizon=2)
+    assert len(set(zip(map(tuple, seen[0].tolist()), map(tuple, seen[1].tolist())))) == 1296
+
+
 @pytest.mark.parametrize("variant", ["short", "long"])
 def test_a_horizon_of_one_ply_is_the_look_one_roll_ahead(variant: str) -> None:
     """36 trials stratify the first roll: each ordered roll once, its best play judged at 0 ply."""

@@ -5,8 +5,9 @@ to move first), every move the net's 0-ply choice, all games of a chunk at once 
 generation and one evaluation per ply for the whole chunk, both in the core). Variance is
 reduced two ways, as GNU Backgammon does:
 
-- **stratified dice**: game j's first two rolls are roll j mod 36 and roll (j div 36) mod 36 of
-  the 36 ordered rolls, so every 1296 games play each pair of opening rolls exactly once;
+- **stratified dice**: game j's first two rolls are rolls j mod 36 and (7 j + j div 36) mod 36
+  of the 36 ordered rolls, so every 36 games play each first and each second roll once, and
+  every 1296 games each pair of opening rolls exactly once;
 - **luck adjustment** (`luck=True`, off by default for its cost): at every ply the luck of the roll is the equity of its best
   play minus the average of that over all 21 rolls (0-ply), and each game's result is corrected
   by the sum of its luck. This costs 21 evaluations of a ply instead of one.
@@ -170,8 +171,10 @@ def _chunk(start: npt.NDArray[np.int8], index: npt.NDArray[np.int64], seed: np.r
         rows = np.flatnonzero(live)
         if rows.size == 0 or (stop is not None and stop.is_set()):
             return outcome - correction
-        if ply < 2:
-            dice = ORDERED_ROLLS[(index[rows] // 36 ** ply) % 36]
+        if ply == 0:
+            dice = ORDERED_ROLLS[index[rows] % 36]
+        elif ply == 1:
+            dice = ORDERED_ROLLS[(7 * (index[rows] % 36) + index[rows] // 36) % 36]
         else:
             dice = rng.integers(1, 7, size=(rows.size, 2), dtype=np.int8)
         children, offsets, _ = batch.generate(boards[rows], dice, rules)
