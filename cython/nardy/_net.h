@@ -12,7 +12,7 @@
  * 28 of _features.h, computed per board, each times its row.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
- * x86-64 baseline and, for 64 and 128 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
+ * x86-64 baseline and, for multiples of 64 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
  * layer in registers, the expert inputs from byte vectors), chosen at run time, never by build
  * flags. The two may differ in the last bits (the inputs never do).
  */
@@ -158,7 +158,7 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
     return _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_set1_ps(1.0f), ex));
 }
 
-/* 64 and 128 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers,
+/* Multiples of 64 hidden units with AVX2+FMA: the hidden layer 64 units at a time, in eight registers,
  * each part's share of the outputs summed as it is done. Only the rows of the occupied points
  * and of the inputs that are not zero are added (adding zero changes no sum), in the order of
  * the baseline loops, so the sums are the same. The board's inputs come from _features.h's
@@ -248,6 +248,8 @@ static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_gam
         nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 64, fw, out);
     else if (hidden == 128)
         nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 128, fw, out);
+    else if (hidden % 64 == 0)  /* wider nets: the same loops, 64 units at a time */
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
     else
         nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
 }

@@ -40,8 +40,9 @@ def simd(request: pytest.FixtureRequest):
 def test_core_forward_matches_numpy(variant: str, after: bool, simd: bool) -> None:
     rows = played_boards(variant)
     net = Net.initial(variant, 64, seed=2)
-    wide = Net.initial(variant, 24, seed=3)   # another hidden size takes the generic loops
-    for n in (net, wide):
+    odd = Net.initial(variant, 24, seed=3)    # a size not a multiple of 64 takes the generic loops
+    wide = Net.initial(variant, 192, seed=4, inputs="expert")   # other multiples of 64: the vector loops
+    for n in (net, odd, wide):
         assert np.abs(n.forward(rows, after=after) - n.forward_reference(rows, after=after)).max() < 1e-5
 
 
