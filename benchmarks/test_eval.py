@@ -38,7 +38,7 @@ def test_forward(benchmark, afterstates, variant: str, kind: str) -> None:
     per_item(benchmark, len(rows), hidden=net.hidden)
 
 
-@pytest.mark.parametrize("hidden", [64, 128])
+@pytest.mark.parametrize("hidden", [64, 128, 256])
 @pytest.mark.parametrize("kind", ["contact", "race"])
 @pytest.mark.parametrize("variant", ["long", "short"])
 def test_forward_expert(benchmark, afterstates, variant: str, kind: str, hidden: int) -> None:

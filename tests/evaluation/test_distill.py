@@ -116,6 +116,11 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     rolled = ["short", "--positions", "20", "--rollouts", "4", "--horizon", "0", "--epochs", "1",
               "--out", str(tmp_path / "r.npz")]
     assert distill.main(rolled) == 0 and Net.load(tmp_path / "r.npz").meta["command"].endswith(" ".join(rolled))
+    fresh = ["short", "--positions", "20", "--hidden", "16", "--epochs", "1", "--out", str(tmp_path / "f.npz")]
+    assert distill.main(fresh) == 0
+    made, shipped = Net.load(tmp_path / "f.npz"), default_net("short")
+    assert made.hidden == 16 and made.inputs == shipped.inputs and made.meta["previous"] == []
+    assert made.meta["teacher"] == shipped.meta["previous"] + [shipped.meta["command"]]   # who labelled
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -133,6 +138,8 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--ply", "1", "--rollouts", "36"], "--ply and --rollouts are two ways of labelling"),
     (["--out", "{tmp}/x.npz", "--rollouts", "0"], "--rollouts"),
     (["--out", "{tmp}/x.npz", "--rollouts", "36", "--horizon", "-1"], "--horizon"),
+    (["--out", "{tmp}/x.npz", "--hidden", "12"], "must be a multiple of 8, got 12"),
+    (["--out", "{tmp}/x.npz", "--hidden", "16", "--start", "{tmp}/x.npz"], "--start and --hidden are two starts"),
 ])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, capsys, monkeypatch, extra, message):
     monkeypatch.setattr(distill, "labelled", lambda *a, **k: pytest.fail("labelled before refusing"))

@@ -7,9 +7,9 @@ TD self-play (`nardy.evaluation.training`) fits a net to the net's own later val
 errors become its targets and it stalls. Here a teacher net (the shipped net unless `--teacher`)
 labels positions with its probabilities `--ply` rolls ahead (`net.lookahead`: each of the other
 side's 21 rolls answered by its best play, exact where the game is over or the bear-off table
-answers), and a student (the teacher's copy unless `--start`) takes Adam steps on the
-cross-entropy of its five outputs against those labels: the 0-ply net learns what its search
-knows, at 0-ply's cost. With `--rollouts TRIALS` the labels are instead the mean outcomes of
+answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
+units) takes Adam steps on the cross-entropy of its five outputs against those labels: the
+0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels are instead the mean outcomes of
 TRIALS games of the teacher's 0-ply play from each position (`rollout.rollout_boards`: the first
 two rolls stratified), cut after `--horizon` plies (0: played out) where the teacher's 0-ply
 probabilities count: noisy but unbiased for the teacher's play, and they see further than a
@@ -21,7 +21,8 @@ The positions come from the teacher's greedy 0-ply self-play, a random play at a
 reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
 once: a later command with the same file fits again without labelling. The net is written after
 every epoch, its meta holding this command and, under "previous", the commands that made the
-start net, oldest first. Seeded: the same command gives the same net on one machine.
+start net, oldest first (under "teacher" those that made the teacher, when it is another net).
+Seeded: the same command gives the same net on one machine.
 """
 
 from __future__ import annotations
@@ -203,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--horizon", type=int, default=10, help="with --rollouts: plies before the teacher judges (0: none)")
     parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
+    parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
     parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size")
@@ -220,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m nardy.evaluation.distill " + " ".join(sys.argv[1:] if argv is None else argv)
     shown = [0.0]
     lineage: list[str] = []   # the commands that made the start net, oldest first
+    taught_by: list[str] = []  # the commands that made the teacher, when it is not the start
 
     def progress(stage: str, done: int, total: int) -> None:
         now = time.monotonic()
@@ -228,7 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\r{stage}: {done:>10,} / {total:,}   ", end="", file=sys.stderr, flush=True)
 
     def epoch_done(epoch: int, net: Net, train_loss: float, test_loss: float) -> None:
-        net.with_meta({"command": command, "epochs": epoch, "previous": lineage}).save(args.out)
+        meta: dict[str, Any] = {"command": command, "epochs": epoch, "previous": lineage}
+        if taught_by:
+            meta["teacher"] = taught_by
+        net.with_meta(meta).save(args.out)
         print(f"\repoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
         if args.log:
             with open(args.log, "a") as f:
@@ -246,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_whole(args.epochs, "--epochs", 1)
         check_whole(args.threads, "--threads", 1)
         check_whole(args.batch_size, "--batch-size", 1)
+        if args.hidden is not None and args.start:
+            raise InvalidArgumentError("--start and --hidden are two starts: give one")
         if not 0 <= args.explore <= 1 or not 0 <= args.holdout < 1:
             raise InvalidArgumentError(f"--explore is in [0, 1] and --holdout in [0, 1); got {args.explore}, {args.holdout}")
         if args.data and args.data.suffix.lower() != ".npz":
@@ -254,11 +262,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.data and not args.data.exists():
             check_writable(args.data)
         teacher = Net.load(args.teacher) if args.teacher else default_net(rules.variant)
-        start = Net.load(args.start) if args.start else teacher
+        if args.hidden is not None:
+            start = Net.initial(rules.variant, args.hidden, seed=args.seed, inputs=teacher.inputs)
+        else:
+            start = Net.load(args.start) if args.start else teacher
         for name, net in (("teacher", teacher), ("start", start)):
             if net.variant is not rules.variant:
                 raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
-        lineage[:] = list(start.meta.get("previous", [])) + [start.meta.get("command", "(no command)")]
+        def commands(net: Net) -> list[str]:
+            return list(net.meta.get("previous", [])) + [net.meta.get("command", "(no command)")]
+
+        lineage[:] = [] if args.hidden is not None else commands(start)
+        if start is not teacher:
+            taught_by[:] = commands(teacher)
         boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 1, seed=args.seed,
                                    explore=args.explore, threads=args.threads, trials=args.rollouts or 0,
                                    horizon=args.horizon or None, progress=progress)

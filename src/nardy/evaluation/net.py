@@ -153,6 +153,8 @@ class Net:
                 phase: str = "any") -> Net:
         """An untrained net: small random weights (the start of training)."""
         check_whole(hidden, "hidden (the net's hidden units, a multiple of 8)", 8, compiled.MAX_HIDDEN)
+        if hidden % 8:
+            raise InvalidArgumentError(f"hidden (the net's hidden units) must be a multiple of 8, got {hidden}")
         check_whole(seed, "seed", 0)
         if inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(inputs)}")
