@@ -453,7 +453,7 @@ def evaluate(positions: Position | Sequence[Position] | Any, variant: Variant | 
     or a variant's name (its default rules), as `rank` takes it. Exact for finished
     games and for pure bear-offs within the bear-off table; the net's estimate otherwise.
     """
-    boards, rules = _boards_and_rules(positions, variant, rules)
+    boards, rules = boards_and_rules(positions, variant, rules)
     return evaluate_boards(boards, rules, net_for(net, rules), after=False)
 
 
@@ -557,8 +557,10 @@ class NetPolicy:
 
 
 # helpers --------------------------------------------------------------------------------------
-def _boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | Variant | str | None
-                      ) -> tuple[npt.NDArray[np.int8], Rules]:
+def boards_and_rules(positions: Any, variant: Variant | str | None, rules: Rules | Variant | str | None
+                     ) -> tuple[npt.NDArray[np.int8], Rules]:
+    """(boards, rules) of `Position`s or of an (n, 26) array with `variant=` or `rules=`, each
+    board checked (`InvalidPositionError` naming the first bad row)."""
     if rules is not None:
         rules = Rules.of(rules)
     if isinstance(positions, Position):

@@ -33,7 +33,7 @@ from .. import batch, _backend as engine
 from ..play import distributed
 from ..errors import InvalidArgumentError, check_flag, check_whole
 from ..play.simulate import SimulationError
-from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, _boards_and_rules, evaluate_boards, finished_rows,
+from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, boards_and_rules, evaluate_boards, finished_rows,
                   net_for, raw_equity, segment_argmax, swap_sides, won_outcomes)
 from ..position import Position
 from ..rules import Rules, Variant, rules_for
@@ -223,7 +223,7 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
     still going count the net's 0-ply probabilities. Chunks of about `chunk_size` games (whole
     positions) run on `threads` threads; the result depends on the seed and chunk_size only.
     Luck-adjusted means can leave [0, 1] by a little. `progress(games_done, games)` as for `rollout`."""
-    boards, rules = _boards_and_rules(positions, variant, rules)
+    boards, rules = boards_and_rules(positions, variant, rules)
     for name, value, low in (("trials", trials, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
                              ("seed", seed, 0)):
         check_whole(value, name, low)
