@@ -26,6 +26,7 @@ it costs 21 evaluations of a ply instead of one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -158,12 +159,11 @@ def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner
                   live: np.ndarray, doubled: np.ndarray, passed: np.ndarray, root: Cube, mover: int, sign: int,
                   rules: Rules, net: Net | NetSet) -> None:
     """The side on roll's 0-ply cube decision in each live game, and the answer to a double."""
-    keys = np.stack([value[rows], owner[rows]], axis=1)
-    for v, o in {(int(a), int(b)) for a, b in keys}:
+    for v, o, mask in _by_cube(value[rows], owner[rows]):
         cube = Cube(v, None if o < 0 else o, mover, root.length, root.score, root.crawford, root.jacoby, root.table)
         if not cube.may_double():
             continue
-        group = rows[(keys[:, 0] == v) & (keys[:, 1] == o)]
+        group = rows[mask]
         p = evaluate_boards(boards[group], rules, net, after=False)
         x = efficiencies(boards[group])
         nd = cubeful_values(p, cube, x)
@@ -179,6 +179,13 @@ def _cube_actions(boards: np.ndarray, rows: np.ndarray, value: np.ndarray, owner
         takes = group[doubles & ~passes]
         value[takes] *= 2
         owner[takes] = 1 - mover
+
+
+def _by_cube(value: np.ndarray, owner: np.ndarray) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Each (cube value, owner: -1 centred) found among the rows, with the mask of its rows."""
+    keys = np.stack([value, owner], axis=1)
+    for v, o in sorted({(int(a), int(b)) for a, b in keys}):
+        yield v, o, (keys[:, 0] == v) & (keys[:, 1] == o)
 
 
 def _luck(boards: np.ndarray, dice: np.ndarray, value: np.ndarray, owner: np.ndarray, mover: int, root: Cube,
@@ -210,9 +217,7 @@ def _values(results: np.ndarray, theirs: np.ndarray, value: np.ndarray, owner: n
     starting side's MWC (match)."""
     x = efficiencies(batch.flip(np.ascontiguousarray(results, np.int8), Variant.SHORT))
     out = np.empty(len(results))
-    keys = np.stack([value, owner], axis=1)
-    for v, o in {(int(a), int(b)) for a, b in keys}:
-        rows = (keys[:, 0] == v) & (keys[:, 1] == o)
+    for v, o, rows in _by_cube(value, owner):
         cube = Cube(v, None if o < 0 else o, 1 - mover, root.length, root.score, root.crawford, root.jacoby, root.table)
         own = leaf_values(theirs[rows], x[rows], [cube], False)[:, 0]   # for the side now on roll
         ours = cube.mover == root.mover
