@@ -90,6 +90,7 @@ def test_rows_are_independent_of_the_threads_and_each_is_a_probability() -> None
     (lambda b: rollout_boards(b, variant="short", luck="yes"), InvalidArgumentError, "luck"),
     (lambda b: rollout_boards(b, variant="short", progress=3), InvalidArgumentError, "progress"),
     (lambda b: rollout_boards(b, variant="long", net=default_net("short")), InvalidArgumentError, "short"),
+    (lambda b: rollout_boards(b, 10**13, variant="short"), InvalidArgumentError, "more than this machine's"),
 ])
 def test_bad_arguments_are_refused(call, error, message) -> None:
     with pytest.raises(error, match=message):

@@ -237,25 +237,30 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
     if over.any():
         raise InvalidArgumentError(f"row {int(np.flatnonzero(over)[0])} is a finished game: nothing to roll out")
     games = len(boards) * trials
-    need = games * 8 * len(OUTPUTS)
-    engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
     per_chunk = max(1, chunk_size // trials)
+    playing = min(per_chunk, len(boards)) * trials * threads
+    need = playing * (26 + 2 * 8 * len(OUTPUTS))   # each game's board, outcome and luck, on every thread
+    engine.check_memory(need, f"{playing:,} games at once need {need:,} bytes", "roll out fewer trials at once")
     lows = range(0, len(boards), per_chunk)
     seeds = np.random.SeedSequence(seed).spawn(len(lows))
-    trial = np.arange(trials)
-    jobs = [(np.repeat(boards[lo:lo + per_chunk], trials, axis=0), np.tile(trial, len(boards[lo:lo + per_chunk])),
-             s, rules, net, luck, horizon) for lo, s in zip(lows, seeds)]
     finished = _counter(games, progress)
-    parts: list[Floats] = []
     stop = threading.Event()
+
+    def chunk(job: tuple[int, np.random.SeedSequence]) -> Floats:
+        lo, chunk_seed = job
+        part = boards[lo:lo + per_chunk]
+        outcomes = _chunk(np.repeat(part, trials, axis=0), np.tile(np.arange(trials), len(part)), chunk_seed, rules,
+                          net, luck, horizon, stop=stop, finished=finished)
+        means: Floats = outcomes.reshape(len(part), trials, len(OUTPUTS)).mean(axis=1)
+        return means
+
+    parts: list[Floats] = []
     try:
-        map_in_order(lambda job: _chunk(*job, stop=stop, finished=finished), jobs, threads, parts.append)
+        map_in_order(chunk, list(zip(lows, seeds)), threads, parts.append)
     except BaseException:  # an interrupt (Ctrl-C) or an error
         stop.set()
         raise
-    outcomes: Floats = np.concatenate(parts) if parts else np.zeros((0, len(OUTPUTS)))
-    means: Floats = outcomes.reshape(len(boards), trials, len(OUTPUTS)).mean(axis=1)
-    return means
+    return np.concatenate(parts) if parts else np.zeros((0, len(OUTPUTS)))
 
 
 __all__ = ["RolloutResult", "rollout", "rollout_boards"]
