@@ -138,6 +138,7 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--ply", "1", "--rollouts", "36"], "--ply and --rollouts are two ways of labelling"),
     (["--out", "{tmp}/x.npz", "--rollouts", "0"], "--rollouts"),
     (["--out", "{tmp}/x.npz", "--rollouts", "36", "--horizon", "-1"], "--horizon"),
+    (["--out", "{tmp}/x.npz", "--horizon", "6"], "--horizon cuts the rollouts of --rollouts"),
     (["--out", "{tmp}/x.npz", "--hidden", "12"], "must be a multiple of 8, got 12"),
     (["--out", "{tmp}/x.npz", "--hidden", "16", "--start", "{tmp}/x.npz"], "--start and --hidden are two starts"),
 ])

@@ -9,11 +9,11 @@ labels positions with its probabilities `--ply` rolls ahead (`net.lookahead`: ea
 side's 21 rolls answered by its best play, exact where the game is over or the bear-off table
 answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
 units) takes Adam steps on the cross-entropy of its five outputs against those labels: the
-0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels are instead the mean outcomes of
-TRIALS games of the teacher's 0-ply play from each position (`rollout.rollout_boards`: the first
-two rolls stratified), cut after `--horizon` plies (0: played out) where the teacher's 0-ply
-probabilities count: noisy but unbiased for the teacher's play, and they see further than a
-lookahead.
+0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
+are instead the mean outcomes of TRIALS games of the teacher's 0-ply play from each position
+(`rollout.rollout_boards`: the first two rolls stratified), cut after `--horizon` plies
+(default 10; 0: played out) where the teacher's 0-ply probabilities count: noisy but unbiased
+for the teacher's play, and they see further than a lookahead.
 
 The positions come from the teacher's greedy 0-ply self-play, a random play at a share
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
@@ -167,8 +167,8 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
     teacher weights), else made and, with a path, written there."""
     weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
                                                                                    teacher.b2)))
-    settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed, "explore": explore,
-                "teacher": weights.hexdigest()}
+    settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed,
+                                "explore": explore, "teacher": weights.hexdigest()}
     if trials:
         settings.update(ply=0, trials=trials, horizon=horizon)
     if path is not None and path.exists():
@@ -200,8 +200,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("variant", choices=["long", "short"])
     parser.add_argument("--positions", type=int, required=True, help="positions to label")
     parser.add_argument("--ply", type=int, help="the teacher's lookahead (rolls ahead, >= 1; default 1)")
-    parser.add_argument("--rollouts", type=int, metavar="TRIALS", help="label by TRIALS games of the teacher's play instead")
-    parser.add_argument("--horizon", type=int, default=10, help="with --rollouts: plies before the teacher judges (0: none)")
+    parser.add_argument("--rollouts", type=int, metavar="TRIALS",
+                        help="label by TRIALS games of the teacher's play instead")
+    parser.add_argument("--horizon", type=int,
+                        help="with --rollouts: plies before the teacher judges (default 10; 0: none)")
     parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
@@ -246,7 +248,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidArgumentError("--ply and --rollouts are two ways of labelling: give one")
         if args.rollouts is not None:
             check_whole(args.rollouts, "--rollouts (games per position)", 1)
+            args.horizon = 10 if args.horizon is None else args.horizon
             check_whole(args.horizon, "--horizon (plies, 0: none)", 0)
+        elif args.horizon is not None:
+            raise InvalidArgumentError("--horizon cuts the rollouts of --rollouts: give both or neither")
         else:
             check_whole(args.ply if args.ply is not None else 1, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
