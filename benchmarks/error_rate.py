@@ -94,20 +94,15 @@ def net_chooser(ply: int, net: Net | NetSet | None = None) -> Chooser:
 
 def gnubg_chooser(kind: str) -> Chooser:
     """pubeval's or GNU Backgammon's 0-ply play (the `gnubg-nn` wheel; ImportError without it)."""
-    import gnubg_nn
+    import gnubg_nn  # noqa: F401 - ImportError here, not at the first move, without the wheel
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
-    from gnubg_oracle import to_gnubg
+    from gnubg_oracle import best_play
     from nardy.evaluation.analysis import board_after
 
     def choose(position: Position, dice: tuple[int, int], moves: list[Any], children: list[bytes]) -> int:
         view = list(position.view())
-        if kind == "pubeval":
-            flat = gnubg_nn.pub_best_move(to_gnubg(view), *dice)
-            pairs = [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
-        else:
-            pairs = [tuple(p) for p in gnubg_nn.best_move(to_gnubg(view), *dice)]
-        played = np.array(board_after(view, pairs), np.int8).tobytes()
+        played = np.array(board_after(view, best_play(kind, view, *dice)), np.int8).tobytes()
         return children.index(played)
     return choose
 

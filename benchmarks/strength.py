@@ -36,17 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle")
 
 def gnubg_chooser(kind: str):
     """A chooser asking gnubg_nn for each slot's play (pubeval or gnubg's 0-ply net)."""
-    import gnubg_nn
-    from gnubg_oracle import to_gnubg
-
-    def pairs_of(view, d1, d2):
-        if kind == "pubeval":
-            flat = gnubg_nn.pub_best_move(to_gnubg(view), d1, d2)
-            return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
-        return [tuple(p) for p in gnubg_nn.best_move(to_gnubg(view), d1, d2)]
+    import gnubg_nn  # noqa: F401 - ImportError here, not at the first move, without the wheel
+    from gnubg_oracle import best_play
 
     def played(view: list[int], d1: int, d2: int) -> bytes:
-        return np.array(board_after(view, pairs_of(view, d1, d2)), np.int8).tobytes()
+        return np.array(board_after(view, best_play(kind, view, d1, d2)), np.int8).tobytes()
 
     return one_at_a_time(played)
 

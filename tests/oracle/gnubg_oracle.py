@@ -50,6 +50,16 @@ def from_gnubg(board) -> tuple[int, ...]:
     return tuple(view)
 
 
+def best_play(kind: str, view, d1: int, d2: int) -> list[tuple[int, int]]:
+    """The (from, to) steps, in the mover's numbers (25 the bar, 0 off), of pubeval's
+    (``kind="pubeval"``) or gnubg's 0-ply (``"gnubg"``) best play of d1-d2."""
+    g = _gnubg()
+    if kind == "pubeval":
+        flat = g.pub_best_move(to_gnubg(view), d1, d2)
+        return [(flat[k] + 1, flat[k + 1] + 1) for k in range(0, len(flat), 2)]
+    return [tuple(p) for p in g.best_move(to_gnubg(view), d1, d2)]
+
+
 def distinct_results(view, d1: int, d2: int) -> set[tuple[int, ...]]:
     """Distinct positions (mover's view, before the turn passes) after playing d1-d2."""
     g = _gnubg()
