@@ -299,3 +299,18 @@ def test_a_move_generator_that_cannot_grow_raises_nardys_error(monkeypatch):
     for call in (_compiled.raw_results, _compiled.ordered, _compiled.sequences):
         with pytest.raises(nardy.OutOfMemoryError, match="could not get the memory for one position's results"):
             call(board, (3, 1), nardy.Rules("short"))
+
+
+def test_a_generator_or_workspace_without_memory_for_its_buffers_raises_nardys_error(monkeypatch):
+    # the core's constructors raise a bare MemoryError when malloc fails; the door words it
+    from nardy import _compiled, batch
+
+    def full():
+        raise MemoryError()
+
+    monkeypatch.setattr(_compiled, "Generator", full)
+    monkeypatch.setattr(_compiled, "Workspace", full)
+    with pytest.raises(nardy.OutOfMemoryError, match="no memory for a move generator's buffers"):
+        batch.Generator("short")
+    with pytest.raises(nardy.OutOfMemoryError, match="no memory for a batch workspace's buffers"):
+        batch.Workspace()

@@ -33,11 +33,27 @@ _local = threading.local()
 Rows = npt.NDArray[np.int8]
 
 
+def new_generator() -> Any:
+    """A core move generator (`OutOfMemoryError` if its buffers cannot be had)."""
+    try:
+        return Generator()
+    except MemoryError:
+        raise OutOfMemoryError("no memory for a move generator's buffers") from None
+
+
+def new_workspace() -> Any:
+    """A core batch workspace (`OutOfMemoryError` if its buffers cannot be had)."""
+    try:
+        return Workspace()
+    except MemoryError:
+        raise OutOfMemoryError("no memory for a batch workspace's buffers") from None
+
+
 def generator() -> Any:
     """This thread's reusable core move generator."""
     g = getattr(_local, "generator", None)
     if g is None:
-        g = _local.generator = Generator()
+        g = _local.generator = new_generator()
     return g
 
 
@@ -45,7 +61,7 @@ def workspace() -> Any:
     """This thread's reusable batch workspace (`nardy.batch.generate`'s small calls)."""
     w = getattr(_local, "workspace", None)
     if w is None:
-        w = _local.workspace = Workspace()
+        w = _local.workspace = new_workspace()
     return w
 
 
@@ -194,6 +210,6 @@ def flip_rows(boards: Rows, variant: Variant) -> Rows:
 __all__ = [
     "BAD_ENTRY", "BUSY", "Games", "Generator", "MAX_HIDDEN", "POLICIES", "TooManyRows", "Workspace", "bearoff_indices", "blocks_rows",
     "board_of", "build_bearoff", "encode", "expected_turns", "features", "flip_rows", "forward", "generate",
-    "generator", "homes", "ordered", "out_of_memory", "perft", "pips", "pips_rows", "play_games", "raise_for_code",
+    "generator", "homes", "new_generator", "new_workspace", "ordered", "out_of_memory", "perft", "pips", "pips_rows", "play_games", "raise_for_code",
     "raw_results", "results", "sequences", "status", "status_rows", "wins_rows", "workspace",
 ]

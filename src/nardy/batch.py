@@ -80,7 +80,7 @@ class Workspace:
     def __init__(self) -> None:
         if engine.PURE_PYTHON:
             raise InvalidArgumentError("a Workspace needs the compiled core (NARDY_PURE_PYTHON=1 disables it)")
-        self._core = engine.compiled.Workspace()
+        self._core = engine.compiled.new_workspace()
 
     def __reduce__(self) -> tuple[type[Workspace], tuple[()]]:
         """A copy or an unpickled workspace is a new, empty one: buffers are never shared."""
@@ -124,7 +124,7 @@ class Generator:
             self._core = None
             self.moves = functools.partial(_reference_moves, self._rules)
         else:
-            self._core = engine.compiled.Generator()
+            self._core = engine.compiled.new_generator()
             self._core.bind(engine.core_rules(self._rules), _refuse)
             self.moves = self._core.play  # the core's own method: nothing in between
 
