@@ -51,6 +51,7 @@ from nardy import Position, Rules, batch
 from nardy.evaluation import net as nets
 from nardy.evaluation.net import (evaluate_boards, raw_equity, segment_argmax, swap_sides, won_outcomes,
                                   finished_rows, home_rows, lookahead)
+from nardy.evaluation.rollout import stratified_rolls
 
 SEED = 20261205
 NOISE = 0.05          # sd of the noise added to each play's 0-ply equity in the self-play that finds positions
@@ -64,7 +65,6 @@ VARIANTS = ("short", "long")
 BATCH = 8             # decisions rolled out together
 FULL_PLIES = 600      # the horizon of the untruncated check: no game comes near it
 DATA = Path(__file__).parent / "data"
-ORDERED = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 
 
 NETS: dict[str, nets.Net] = {}   # --nets: the nets judging in place of the shipped ones
@@ -165,9 +165,9 @@ def dice_of(seed: int, variant: str, index: int, games: int, horizon: int) -> np
     rng = np.random.default_rng(np.random.SeedSequence([seed, VARIANTS.index(variant), 1, index]))
     out = rng.integers(1, 7, size=(games, horizon, 2), dtype=np.int8)
     j = np.arange(games)
-    out[:, 0] = ORDERED[j % 36]
+    out[:, 0] = stratified_rolls(j, 0)
     if horizon > 1:   # each pair of first rolls once in 1296 games; each second roll equally often in 36k games
-        out[:, 1] = ORDERED[(7 * (j % 36) + j // 36) % 36]
+        out[:, 1] = stratified_rolls(j, 1)
     return out
 
 

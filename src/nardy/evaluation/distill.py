@@ -253,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.horizon is not None:
             raise InvalidArgumentError("--horizon cuts the rollouts of --rollouts: give both or neither")
         else:
-            check_whole(args.ply if args.ply is not None else 1, "--ply (rolls ahead)", 1)
+            args.ply = 1 if args.ply is None else args.ply
+            check_whole(args.ply, "--ply (rolls ahead)", 1)
         check_whole(args.epochs, "--epochs", 1)
         check_whole(args.threads, "--threads", 1)
         check_whole(args.batch_size, "--batch-size", 1)
@@ -280,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lineage[:] = [] if args.hidden is not None else commands(start)
         if start is not teacher:
             taught_by[:] = commands(teacher)
-        boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 1, seed=args.seed,
+        boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 0, seed=args.seed,
                                    explore=args.explore, threads=args.threads, trials=args.rollouts or 0,
                                    horizon=args.horizon or None, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,

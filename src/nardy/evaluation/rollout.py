@@ -39,7 +39,7 @@ from ..position import Position
 from ..rules import Rules, Variant, rules_for
 from ..play.threads import map_in_order
 
-ORDERED_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
+ORDERED_ROLLS: npt.NDArray[np.int8] = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 MAX_PLIES = 10_000        # no game of either variant comes near; a position that cannot end stops here
 
 Floats = npt.NDArray[np.float64]
@@ -100,19 +100,34 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     elif threads == 1:
         parts = [_chunk(*job, finished=finished) for job in jobs]
     else:
-        parts = []
-        stop = threading.Event()  # set when this thread gives up: the chunks still playing stop
-        try:
-            map_in_order(lambda job: _chunk(*job, stop=stop, finished=finished), jobs, threads, parts.append)
-        except BaseException:  # an interrupt (Ctrl-C) or an error
-            stop.set()
-            raise
+        parts = _on_threads(lambda job, stop: _chunk(*job, stop=stop, finished=finished), jobs, threads)
     outcomes = np.concatenate(parts)
     eq = raw_equity(outcomes)  # luck-adjusted outcomes leave 0..1: not probabilities to check
     return RolloutResult(tuple(float(x) for x in outcomes.mean(axis=0)), float(eq.mean()),
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
                          else (float("nan"),) * len(OUTPUTS), games, luck)
+
+
+def stratified_rolls(index: npt.NDArray[np.int64], ply: int) -> npt.NDArray[np.int8]:
+    """The roll of ply 0 or 1 of the games numbered `index` (see the module's docstring): ordered
+    rolls j mod 36, then (7 j + j div 36) mod 36."""
+    which = index % 36 if ply == 0 else (7 * (index % 36) + index // 36) % 36
+    rolls: npt.NDArray[np.int8] = ORDERED_ROLLS[which]
+    return rolls
+
+
+def _on_threads(play: Callable[[Any, threading.Event], Floats], jobs: list[Any], threads: int) -> list[Floats]:
+    """play(job, stop) of every job on `threads` threads, the results in the jobs' order; on an
+    interrupt (Ctrl-C) or an error `stop` is set, so the chunks still playing give up."""
+    parts: list[Floats] = []
+    stop = threading.Event()
+    try:
+        map_in_order(lambda job: play(job, stop), jobs, threads, parts.append)
+    except BaseException:
+        stop.set()
+        raise
+    return parts
 
 
 def _counter(games: int, progress: Callable[[int, int], None] | None) -> Callable[[int], None]:
@@ -152,7 +167,7 @@ def _luck_direction(v: Floats) -> Floats:
 
 
 def _chunk(start: npt.NDArray[np.int8], index: npt.NDArray[np.int64], seed: np.random.SeedSequence, rules: Rules,
-           net: Net | NetSet, luck: bool, horizon: int | None = None, stop: threading.Event | None = None,
+           net: Net | NetSet, luck: bool, horizon: int | None = None, *, stop: threading.Event | None = None,
            finished: Callable[[int], None] | None = None) -> Floats:
     """The (luck-adjusted) outcomes of one game per entry of `index` (its number in the
     stratification) from `start` (one board for every game, or a board per game), for its side
@@ -171,10 +186,8 @@ def _chunk(start: npt.NDArray[np.int8], index: npt.NDArray[np.int64], seed: np.r
         rows = np.flatnonzero(live)
         if rows.size == 0 or (stop is not None and stop.is_set()):
             return outcome - correction
-        if ply == 0:
-            dice = ORDERED_ROLLS[index[rows] % 36]
-        elif ply == 1:
-            dice = ORDERED_ROLLS[(7 * (index[rows] % 36) + index[rows] // 36) % 36]
+        if ply < 2:
+            dice = stratified_rolls(index[rows], ply)
         else:
             dice = rng.integers(1, 7, size=(rows.size, 2), dtype=np.int8)
         children, offsets, _ = batch.generate(boards[rows], dice, rules)
@@ -244,9 +257,8 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
     lows = range(0, len(boards), per_chunk)
     seeds = np.random.SeedSequence(seed).spawn(len(lows))
     finished = _counter(games, progress)
-    stop = threading.Event()
 
-    def chunk(job: tuple[int, np.random.SeedSequence]) -> Floats:
+    def chunk(job: tuple[int, np.random.SeedSequence], stop: threading.Event) -> Floats:
         lo, chunk_seed = job
         part = boards[lo:lo + per_chunk]
         outcomes = _chunk(np.repeat(part, trials, axis=0), np.tile(np.arange(trials), len(part)), chunk_seed, rules,
@@ -254,13 +266,8 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
         means: Floats = outcomes.reshape(len(part), trials, len(OUTPUTS)).mean(axis=1)
         return means
 
-    parts: list[Floats] = []
-    try:
-        map_in_order(chunk, list(zip(lows, seeds)), threads, parts.append)
-    except BaseException:  # an interrupt (Ctrl-C) or an error
-        stop.set()
-        raise
+    parts = _on_threads(chunk, list(zip(lows, seeds)), threads)
     return np.concatenate(parts) if parts else np.zeros((0, len(OUTPUTS)))
 
 
-__all__ = ["RolloutResult", "rollout", "rollout_boards"]
+__all__ = ["RolloutResult", "rollout", "rollout_boards", "stratified_rolls"]
