@@ -180,8 +180,11 @@ def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_le
     # release and its re-acquire: "RuntimeError: release unlocked lock" in place of the
     # KeyboardInterrupt (it failed CI once), workers left raising, and a hang at exit. The
     # interrupts here land while items are queued, taken, finished and passed on.
+    # The watchdog prints every thread's stack (and exits) if the script hangs, at its end included,
+    # well before the bound, which is generous: beside CI's other jobs the script ran six times slower.
     result = run_python("""
-        import _thread, queue, random, signal, threading, time
+        import _thread, faulthandler, queue, random, signal, threading, time
+        faulthandler.dump_traceback_later(90, exit=True)
         from nardy.play.threads import map_in_order
         random.seed(1)
         delays = queue.SimpleQueue()  # one interrupter thread (a Timer's start could take the interrupt)
@@ -205,7 +208,7 @@ def test_a_ctrl_c_at_any_moment_of_a_threaded_map_is_a_keyboard_interrupt_and_le
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
         delays.put(None)
         print(outcomes)
-    """, timeout=30)
+    """, timeout=120)
     assert result.returncode == 0 and result.stderr == "", result.stderr[-3000:]
     assert result.stdout == "{'interrupted': 100}\n"
 
