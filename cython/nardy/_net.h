@@ -1,15 +1,18 @@
-/* The evaluator's forward pass (nardy.eval): one hidden layer over TD-Gammon's 198 units.
+/* The evaluator's forward pass (nardy.eval): one hidden layer over TD-Gammon's 198 units and,
+ * for an expert net, the 28 inputs of _features.h.
  *
  * The units are those of nardy.env.encode for the side on roll: with `flip` 0 the board's
  * positive side is on roll (a position before its move), with `flip` 1 its negative side (an
  * afterstate: the mover has moved and the other side is to roll), exactly encode(flip(board)).
- * They are never materialised. A point's four units depend only on its count, so the caller
- * passes `points`: for each side (us, them), own point q = 1..24 and count n = 1..15 the sum of
- * the weight rows those units add (row 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for
- * an empty point). The hidden layer is then `bias` (b1 plus the row of unit 196, "we are on
- * roll") plus one row per point plus the four bar / borne-off / head units: 28 rows a board,
- * with no branch on the board's contents. A net of the expert inputs (`fw` not NULL) adds the
- * 28 of _features.h, computed per board, each times its row.
+ * They are never materialised. Every input that is a sum over the points of something of one
+ * point's count (a point's four units, the borne-off and head units, pips, blots, timing, ...)
+ * is folded by the caller (nardy.eval.Net) into `points`: for each side (us, them), own point
+ * q = 1..24 and count n = 1..15 the sum of the weight rows that point adds (row
+ * 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for an empty point), and the constant
+ * parts into `bias`. The hidden layer is then `bias` plus one row per point plus, for each input
+ * e of the 4 + 28 in `keep` (bit e), its value times `rows` row e: the units 96, 97, 194, 195
+ * (nardy_net_extras; short nardy keeps the two bars, whose rows the caller also folds the bar's
+ * share of pips and timing into) and the expert inputs that are not such sums.
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
  * x86-64 baseline and, for multiples of 64 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
@@ -72,8 +75,6 @@ static inline __attribute__((always_inline)) void nardy_net_extras(const int8_t 
     }
 }
 
-static const int nardy_net_extra_units[4] = {96, 97, 194, 195};
-
 static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
     return 1.0f / (1.0f + expf(-x));
 }
@@ -81,11 +82,10 @@ static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
 /* Any hidden size (a multiple of 8), in plain C. */
 static inline __attribute__((always_inline)) void nardy_net_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
-        const float *restrict points, const float *restrict w1, const float *restrict bias,
-        const float *restrict w2, const float *restrict b2, int hidden, const float *restrict fw,
-        float *restrict out) {
+        const float *restrict points, const float *restrict rows, const float *restrict bias,
+        const float *restrict w2, const float *restrict b2, int hidden, uint32_t keep, float *restrict out) {
     float h[NARDY_NET_MAX_HIDDEN] __attribute__((aligned(32)));
-    float x[4], f[NARDY_FEAT_COUNT];
+    float x[4 + NARDY_FEAT_COUNT];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         for (int j = 0; j < hidden; j++)
@@ -96,18 +96,13 @@ static inline __attribute__((always_inline)) void nardy_net_body(
                 h[j] += row[j];
         }
         nardy_net_extras(b, short_game, flip, x);
-        for (int e = 0; e < 4; e++) {
-            const float *row = w1 + (ptrdiff_t)nardy_net_extra_units[e] * hidden;
+        if (keep >> 4)
+            nardy_features(b, short_game, flip, x + 4);
+        for (uint32_t m = keep; m; m &= m - 1) {
+            int e = __builtin_ctz(m);
+            const float *row = rows + (ptrdiff_t)e * hidden;
             for (int j = 0; j < hidden; j++)
                 h[j] += x[e] * row[j];
-        }
-        if (fw) {
-            nardy_features(b, short_game, flip, f);
-            for (int e = 0; e < NARDY_FEAT_COUNT; e++) {
-                const float *row = fw + (ptrdiff_t)e * hidden;
-                for (int j = 0; j < hidden; j++)
-                    h[j] += f[e] * row[j];
-            }
         }
         for (int j = 0; j < hidden; j++)
             h[j] = h[j] / (1.0f + fabsf(h[j]));
@@ -124,14 +119,14 @@ static inline __attribute__((always_inline)) void nardy_net_body(
 }
 
 static void nardy_net_rows_base(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
-                                const float *w2, const float *b2, int hidden, const float *fw, float *out) {
+                                const nardy_net_lut *lut, const float *points, const float *rows, const float *bias,
+                                const float *w2, const float *b2, int hidden, uint32_t keep, float *out) {
     if (hidden == 64)  /* the shipped sizes: constant trip counts */
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 64, fw, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 64, keep, out);
     else if (hidden == 128)
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 128, fw, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 128, keep, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -165,21 +160,17 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
  * AVX2 path. */
 __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut, const float *points,
-        const float *w1, const float *bias, const float *w2, const float *b2, const int H, const float *fw,
+        const float *input_rows, const float *bias, const float *w2, const float *b2, const int H, uint32_t keep,
         float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     float in[4 + NARDY_FEAT_COUNT] __attribute__((aligned(32))) = {0};   /* units 96, 97, 194, 195; the expert inputs */
-    const float *input_rows[4 + NARDY_FEAT_COUNT];
-    for (int e = 0; e < 4; e++)
-        input_rows[e] = w1 + (ptrdiff_t)nardy_net_extra_units[e] * H;
-    for (int e = 0; e < NARDY_FEAT_COUNT; e++)
-        input_rows[4 + e] = fw ? fw + (ptrdiff_t)e * H : w1;
+    const int expert = (keep >> 4) != 0;
     const float *rows[24];
     int counts[4];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         uint32_t occupied;
-        nardy_features_avx2(b, short_game, flip, fw != NULL, in + 4, counts, &occupied);
+        nardy_features_avx2(b, short_game, flip, expert, in + 4, counts, &occupied);
         int k = 0;
         for (uint32_t m = occupied; m; m &= m - 1) {
             int p = __builtin_ctz(m);
@@ -196,12 +187,11 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
             in[2] = (15 - counts[1]) / 15.0f;
             in[3] = flip ? b[24] == 15 : b[12] == -15;
         }
-        uint32_t inputs = 0;                        /* bit e: in[e] is not zero */
-        for (int e = 0; e < (fw ? 4 + NARDY_FEAT_COUNT : 4); e += 8)
+        uint32_t inputs = 0;                        /* bit e: in[e] is kept and not zero */
+        for (int e = 0; e < (expert ? 4 + NARDY_FEAT_COUNT : 4); e += 8)
             inputs |= (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_load_ps(in + e), _mm256_setzero_ps(),
                                                                  _CMP_NEQ_UQ)) << e;
-        if (!fw)
-            inputs &= 0xF;
+        inputs &= keep;
         __m256 acc[NARDY_NET_OUTPUTS];
         for (int k2 = 0; k2 < NARDY_NET_OUTPUTS; k2++)
             acc[k2] = _mm256_setzero_ps();
@@ -214,7 +204,7 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
                     h[l] = _mm256_add_ps(h[l], _mm256_loadu_ps(rows[r] + c + 8 * l));
             for (uint32_t m = inputs; m; m &= m - 1) {
                 int e = __builtin_ctz(m);
-                const float *row = input_rows[e] + c;
+                const float *row = input_rows + (ptrdiff_t)e * H + c;
                 __m256 v = _mm256_broadcast_ss(in + e);
                 for (int l = 0; l < 8; l++)
                     h[l] = _mm256_fmadd_ps(v, _mm256_loadu_ps(row + 8 * l), h[l]);
@@ -242,16 +232,16 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
 
 __attribute__((target(NARDY_FEAT_ISA)))
 static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const float *points, const float *w1, const float *bias,
-                                const float *w2, const float *b2, int hidden, const float *fw, float *out) {
+                                const nardy_net_lut *lut, const float *points, const float *rows, const float *bias,
+                                const float *w2, const float *b2, int hidden, uint32_t keep, float *out) {
     if (hidden == 64)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 64, fw, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 64, keep, out);
     else if (hidden == 128)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, 128, fw, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 128, keep, out);
     else if (hidden % 64 == 0)  /* wider nets: the same loops, 64 units at a time */
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, w1, bias, w2, b2, hidden, fw, out);
+        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
 }
 #endif
 
@@ -269,22 +259,23 @@ static inline int nardy_net_use_avx2(int on) {
 }
 
 /* The five outputs of each of n boards into out (n x 5). hidden: a multiple of 8, at most
- * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; w1: 198 x hidden; bias, b2;
- * fw: NULL, or the NARDY_FEAT_COUNT x hidden weight rows of the expert inputs (_features.h). */
+ * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; rows: (4 + NARDY_FEAT_COUNT) x
+ * hidden, those of the inputs in `keep` (bit e: input e; 0..3 the units 96, 97, 194, 195, then
+ * the expert inputs) read; bias, b2. */
 static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const float *points,
-                                  const float *w1, const float *bias, const float *w2, const float *b2, int hidden,
-                                  const float *fw, float *out) {
+                                  const float *rows, const float *bias, const float *w2, const float *b2, int hidden,
+                                  uint32_t keep, float *out) {
     nardy_net_lut lut;
     nardy_net_lut_init(&lut, short_game, flip, hidden);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
     if (nardy_net_fast) {
-        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, fw, out);
+        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, rows, bias, w2, b2, hidden, keep, out);
         return;
     }
 #endif
-    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, w1, bias, w2, b2, hidden, fw, out);
+    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, rows, bias, w2, b2, hidden, keep, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)

@@ -1,8 +1,9 @@
 """The evaluator's forward pass over whole batches of boards, without the GIL (nardy.eval).
 
 The loops are in _net.h: each board's TD-Gammon units are read straight off its row (never
-materialised): one precomputed weight row per point and count, one softsign hidden layer, five
-logistic outputs.
+materialised): one precomputed weight row per point and count (nardy.eval.Net folds into it every
+input that is a sum over the points), the rows of the other inputs in use, one softsign hidden
+layer, five logistic outputs.
 """
 
 import numpy as np
@@ -15,8 +16,8 @@ cdef extern from "_net.h":
     enum: NARDY_NET_MAX_HIDDEN
     enum: NARDY_NET_POINT_ROWS
     void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const float* points,
-                        const float* w1, const float* bias, const float* w2, const float* b2, int hidden,
-                        const float* fw, float* out) noexcept nogil
+                        const float* rows, const float* bias, const float* w2, const float* b2, int hidden,
+                        uint32_t keep, float* out) noexcept nogil
     int nardy_net_use_avx2(int on) noexcept nogil
     void nardy_net_features(const int8_t* boards, Py_ssize_t n, int short_game, int flip, float* out) noexcept nogil
 
@@ -29,27 +30,23 @@ FEATURES = NARDY_FEAT_COUNT
 
 MAX_HIDDEN = NARDY_NET_MAX_HIDDEN
 POINT_ROWS = NARDY_NET_POINT_ROWS
+INPUT_ROWS = 4 + NARDY_FEAT_COUNT
 
 
 def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float[:, ::1] points,
-            const float[:, ::1] w1, const float[::1] bias, const float[:, ::1] w2, const float[::1] b2,
-            float[:, ::1] out, bint expert=False):
+            const float[:, ::1] rows, const float[::1] bias, const float[:, ::1] w2, const float[::1] b2,
+            float[:, ::1] out, uint32_t keep):
     """Write the five outputs of every board into out ((m, 5) float32). points is (POINT_ROWS,
-    hidden), w1 (198, hidden), or (198 + FEATURES, hidden) with `expert` (the expert inputs'
-    rows follow), bias (hidden,) (b1 plus unit 196's row), w2 (5, hidden), b2 (5,); the caller
+    hidden), rows (INPUT_ROWS, hidden): those of the units 96, 97, 194, 195 and the expert
+    inputs, read where `keep` has bit e; bias (hidden,), w2 (5, hidden), b2 (5,); the caller
     checks the shapes (nardy.eval.Net does)."""
     cdef Py_ssize_t m = boards.shape[0]
-    cdef int hidden = w1.shape[1]
-    cdef const float* fw = NULL
-    if expert:
-        if w1.shape[0] != 198 + NARDY_FEAT_COUNT:
-            raise ValueError("w1 has no rows for the expert inputs")
-        fw = &w1[198, 0]
+    cdef int hidden = rows.shape[1]
     if m == 0:
         return
     with nogil:
-        nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &w1[0, 0], &bias[0], &w2[0, 0], &b2[0],
-                       hidden, fw, &out[0, 0])
+        nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &rows[0, 0], &bias[0], &w2[0, 0], &b2[0],
+                       hidden, keep, &out[0, 0])
 
 
 def features(const int8_t[:, ::1] boards, bint short_game, bint flip):

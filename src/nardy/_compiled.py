@@ -22,7 +22,7 @@ from ._bearoff import build as build_bearoff
 from ._bearoff import indices as bearoff_indices
 from ._core import BAD_DICE, BAD_ENTRY, BAD_SHAPE, BUSY, GAME_OVER, UNBOUND, Generator, TooManyRows, Workspace, generate
 from ._env import Games, encode
-from ._net import MAX_HIDDEN, features, forward, homes
+from ._net import INPUT_ROWS, MAX_HIDDEN, features, forward, homes
 from ._simulate import POLICIES, play_games
 from ._wire import Pairs, as_ints, check_dice, core_rules, pairs_of, variant_code
 from .errors import GameOverError, InvalidDiceError, InvalidPositionError, OutOfMemoryError
@@ -208,7 +208,8 @@ def flip_rows(boards: Rows, variant: Variant) -> Rows:
 
 
 __all__ = [
-    "BAD_ENTRY", "BUSY", "Games", "Generator", "MAX_HIDDEN", "POLICIES", "TooManyRows", "Workspace", "bearoff_indices", "blocks_rows",
+    "BAD_ENTRY", "BUSY", "Games", "Generator", "INPUT_ROWS", "MAX_HIDDEN", "POLICIES", "TooManyRows", "Workspace",
+    "bearoff_indices", "blocks_rows",
     "board_of", "build_bearoff", "encode", "expected_turns", "features", "flip_rows", "forward", "generate",
     "generator", "homes", "new_generator", "new_workspace", "ordered", "out_of_memory", "perft", "pips", "pips_rows", "play_games", "raise_for_code",
     "raw_results", "results", "sequences", "status", "status_rows", "wins_rows", "workspace",

@@ -46,6 +46,35 @@ def test_core_forward_matches_numpy(variant: str, after: bool, simd: bool) -> No
         assert np.abs(n.forward(rows, after=after) - n.forward_reference(rows, after=after)).max() < 1e-5
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_folded_tables_sum_to_the_hidden_layer_of_every_input(variant: str) -> None:
+    """What the core adds (`folding.tables`: a row per occupied point, the kept inputs times their
+    rows, the bias) is x @ w1 + b1 over all 226 inputs, in numpy: the folding alone, core aside."""
+    rows = played_boards(variant)
+    short = variant == "short"
+    if short:   # checkers on the bar, whose share of pips and timing is folded into the bar's row
+        assert (rows[:, 25] > 0).any() and (rows[:, 0] < 0).any()
+    else:       # a side's 15 on its head (unit 97)
+        assert (rows[:, 12] == -15).any()
+    net = Net.initial(variant, 64, seed=6, inputs="expert")
+    t = net._tables
+    x = net.inputs_of(rows).astype(np.float64)
+    h = np.tile(t.bias.astype(np.float64), (len(rows), 1))
+    for p in range(1, 25):
+        c = rows[:, p].astype(int)
+        own = np.where(c > 0, p, 25 - p if short else (p + 12 if p <= 12 else p - 12))
+        index = np.where(c == 0, 0, 1 + ((c < 0) * 24 + own - 1) * 15 + np.abs(c) - 1)
+        h += t.points[index]
+    values = np.concatenate([x[:, [96, 97, 194, 195]], x[:, 198:]], axis=1)
+    kept = [e for e in range(values.shape[1]) if t.keep >> e & 1]
+    h += values[:, kept] @ t.rows[kept].astype(np.float64)
+    assert np.abs(h - (x @ net.w1 + net.b1)).max() < 1e-4
+    # the inputs left to the core: short nardy's bars and the expert inputs not sums over points
+    left = {"short": [0, 2] + [4 + s * 13 + i for s in (0, 1) for i in (1, 3, 5, 7, 8, 11, 12)] + [31],
+            "long": [4 + s * 13 + i for s in (0, 1) for i in (3, 4, 5, 6, 7, 8, 9, 12)] + [31]}
+    assert kept == left[variant]
+
+
 @pytest.mark.parametrize("rules", [Rules("long"), Rules("short")], ids=["long", "short"])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())

@@ -49,7 +49,7 @@ from ..play.env import encode
 from ..position import Position
 from ..rules import Rules, Variant, rules_for
 from ..status import Status, describe
-from . import bearoff
+from . import bearoff, folding
 from .cubemath import play_equity, raw_equity as raw_equity, swap_sides as swap_sides  # (their home: no net needed)
 
 if TYPE_CHECKING:
@@ -87,9 +87,8 @@ class Net:
     meta: dict[str, Any] = field(default_factory=dict)
     inputs: str = "td198"
     phase: str = "any"
-    # what the core's forward pass reads besides w1, w2 and b2, made by __post_init__
-    _points: npt.NDArray[np.float32] = field(init=False, repr=False)
-    _bias: npt.NDArray[np.float32] = field(init=False, repr=False)
+    # what the core's forward pass reads besides w2 and b2 (`folding.tables`), made by __post_init__
+    _tables: folding.Tables = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.inputs not in INPUTS:
@@ -118,13 +117,7 @@ class Net:
             object.__setattr__(self, name, value)
         object.__setattr__(self, "variant", Variant.parse(self.variant))
         self._check_sums()
-        # what the core adds per point: the rows of a point's four units summed for each count
-        counts = np.arange(1, 16)
-        per_count = np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / 2], axis=1)
-        sides = [self.w1[98 * s:98 * s + 96].astype(np.float64).reshape(24, 4, hidden) for s in (0, 1)]
-        per_point = np.einsum("nu,quh->qnh", per_count, np.stack(sides).reshape(48, 4, hidden)).reshape(-1, hidden)
-        object.__setattr__(self, "_points", np.concatenate([np.zeros((1, hidden)), per_point]).astype(np.float32))
-        object.__setattr__(self, "_bias", (self.b1 + self.w1[196]).astype(np.float32))
+        object.__setattr__(self, "_tables", folding.tables(self.variant.value, self.w1, self.b1))
 
     def _check_sums(self) -> None:
         """Refuse weights whose sums could overflow float32 in the forward pass (a hidden unit's
@@ -219,8 +212,9 @@ class Net:
         the other side on roll, outputs for that side), with no exact answers substituted."""
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
-        compiled.forward(rows, self.variant is Variant.SHORT, after, self._points, self.w1, self._bias, self.w2,
-                         self.b2, out, self.expert)
+        t = self._tables
+        compiled.forward(rows, self.variant is Variant.SHORT, after, t.points, t.rows, t.bias, self.w2, self.b2, out,
+                         t.keep)
         return out
 
     def inputs_of(self, boards: Any) -> npt.NDArray[np.float32]:
