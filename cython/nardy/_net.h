@@ -75,6 +75,17 @@ static inline __attribute__((always_inline)) void nardy_net_extras(const int8_t 
     }
 }
 
+/* One net's weights as the loops read them: `points` (NARDY_NET_POINT_ROWS x hidden), `rows`
+ * ((4 + NARDY_FEAT_COUNT) x hidden: units 96, 97, 194, 195, then the expert inputs; row e read
+ * where `keep` has bit e), `bias` (hidden), `w2` (5 x hidden), `b2` (5). */
+typedef struct {
+    const float *points, *rows, *bias, *w2, *b2;
+    uint32_t keep;
+} nardy_net_t;
+
+/* The contact input of _features.h (its last). */
+#define NARDY_NET_CONTACT (4 + NARDY_FEAT_COUNT - 1)
+
 static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
     return 1.0f / (1.0f + expf(-x));
 }
@@ -82,12 +93,18 @@ static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
 /* Any hidden size (a multiple of 8), in plain C. */
 static inline __attribute__((always_inline)) void nardy_net_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
-        const float *restrict points, const float *restrict rows, const float *restrict bias,
-        const float *restrict w2, const float *restrict b2, int hidden, uint32_t keep, float *restrict out) {
+        const nardy_net_t *nets, int pair, int hidden, float *restrict out) {
     float h[NARDY_NET_MAX_HIDDEN] __attribute__((aligned(32)));
     float x[4 + NARDY_FEAT_COUNT];
+    const int features = pair || (nets[0].keep >> 4);
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
+        if (features)
+            nardy_features(b, short_game, flip, x + 4);
+        const nardy_net_t *t = pair && x[NARDY_NET_CONTACT] == 0 ? nets + 1 : nets;
+        const float *restrict points = t->points, *restrict rows = t->rows, *restrict bias = t->bias,
+                    *restrict w2 = t->w2, *restrict b2 = t->b2;
+        const uint32_t keep = t->keep;
         for (int j = 0; j < hidden; j++)
             h[j] = bias[j];
         for (int p = 1; p <= 24; p++) {
@@ -96,8 +113,6 @@ static inline __attribute__((always_inline)) void nardy_net_body(
                 h[j] += row[j];
         }
         nardy_net_extras(b, short_game, flip, x);
-        if (keep >> 4)
-            nardy_features(b, short_game, flip, x + 4);
         for (uint32_t m = keep; m; m &= m - 1) {
             int e = __builtin_ctz(m);
             const float *row = rows + (ptrdiff_t)e * hidden;
@@ -119,14 +134,13 @@ static inline __attribute__((always_inline)) void nardy_net_body(
 }
 
 static void nardy_net_rows_base(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const float *points, const float *rows, const float *bias,
-                                const float *w2, const float *b2, int hidden, uint32_t keep, float *out) {
+                                const nardy_net_lut *lut, const nardy_net_t *nets, int pair, int hidden, float *out) {
     if (hidden == 64)  /* the shipped sizes: constant trip counts */
-        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 64, keep, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, 64, out);
     else if (hidden == 128)
-        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 128, keep, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, 128, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -159,18 +173,20 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
  * the baseline loops, so the sums are the same. The board's inputs come from _features.h's
  * AVX2 path. */
 __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
-        const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut, const float *points,
-        const float *input_rows, const float *bias, const float *w2, const float *b2, const int H, uint32_t keep,
-        float *out) {
+        const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
+        const nardy_net_t *nets, int pair, const int H, float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     float in[4 + NARDY_FEAT_COUNT] __attribute__((aligned(32))) = {0};   /* units 96, 97, 194, 195; the expert inputs */
-    const int expert = (keep >> 4) != 0;
+    const int expert = pair || (nets[0].keep >> 4) != 0;
     const float *rows[24];
     int counts[4];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         uint32_t occupied;
         nardy_features_avx2(b, short_game, flip, expert, in + 4, counts, &occupied);
+        const nardy_net_t *t = pair && in[NARDY_NET_CONTACT] == 0 ? nets + 1 : nets;
+        const float *points = t->points, *input_rows = t->rows, *bias = t->bias, *w2 = t->w2, *b2 = t->b2;
+        const uint32_t keep = t->keep;
         int k = 0;
         for (uint32_t m = occupied; m; m &= m - 1) {
             int p = __builtin_ctz(m);
@@ -232,16 +248,15 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
 
 __attribute__((target(NARDY_FEAT_ISA)))
 static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const float *points, const float *rows, const float *bias,
-                                const float *w2, const float *b2, int hidden, uint32_t keep, float *out) {
+                                const nardy_net_lut *lut, const nardy_net_t *nets, int pair, int hidden, float *out) {
     if (hidden == 64)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 64, keep, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, 64, out);
     else if (hidden == 128)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, 128, keep, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, 128, out);
     else if (hidden % 64 == 0)  /* wider nets: the same loops, 64 units at a time */
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, points, rows, bias, w2, b2, hidden, keep, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
 }
 #endif
 
@@ -258,24 +273,22 @@ static inline int nardy_net_use_avx2(int on) {
     return nardy_net_fast;
 }
 
-/* The five outputs of each of n boards into out (n x 5). hidden: a multiple of 8, at most
- * NARDY_NET_MAX_HIDDEN; points: NARDY_NET_POINT_ROWS x hidden; rows: (4 + NARDY_FEAT_COUNT) x
- * hidden, those of the inputs in `keep` (bit e: input e; 0..3 the units 96, 97, 194, 195, then
- * the expert inputs) read; bias, b2. */
-static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const float *points,
-                                  const float *rows, const float *bias, const float *w2, const float *b2, int hidden,
-                                  uint32_t keep, float *out) {
+/* The five outputs of each of n boards into out (n x 5) by nets[0] or, with `pair`, by nets[0]
+ * where the board has contact (the last expert input) and nets[1] where it is a race. hidden
+ * (of every net given): a multiple of 8, at most NARDY_NET_MAX_HIDDEN. */
+static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_t *nets,
+                                  int pair, int hidden, float *out) {
     nardy_net_lut lut;
     nardy_net_lut_init(&lut, short_game, flip, hidden);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
     if (nardy_net_fast) {
-        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, points, rows, bias, w2, b2, hidden, keep, out);
+        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, nets, pair, hidden, out);
         return;
     }
 #endif
-    nardy_net_rows_base(boards, n, short_game, flip, &lut, points, rows, bias, w2, b2, hidden, keep, out);
+    nardy_net_rows_base(boards, n, short_game, flip, &lut, nets, pair, hidden, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)

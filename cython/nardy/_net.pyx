@@ -15,9 +15,15 @@ from nardy._board cimport scan, scan_t
 cdef extern from "_net.h":
     enum: NARDY_NET_MAX_HIDDEN
     enum: NARDY_NET_POINT_ROWS
-    void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const float* points,
-                        const float* rows, const float* bias, const float* w2, const float* b2, int hidden,
-                        uint32_t keep, float* out) noexcept nogil
+    ctypedef struct nardy_net_t:
+        const float* points
+        const float* rows
+        const float* bias
+        const float* w2
+        const float* b2
+        uint32_t keep
+    void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const nardy_net_t* nets,
+                        int pair, int hidden, float* out) noexcept nogil
     int nardy_net_use_avx2(int on) noexcept nogil
     void nardy_net_features(const int8_t* boards, Py_ssize_t n, int short_game, int flip, float* out) noexcept nogil
 
@@ -33,20 +39,31 @@ POINT_ROWS = NARDY_NET_POINT_ROWS
 INPUT_ROWS = 4 + NARDY_FEAT_COUNT
 
 
-def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, const float[:, ::1] points,
-            const float[:, ::1] rows, const float[::1] bias, const float[:, ::1] w2, const float[::1] b2,
-            float[:, ::1] out, uint32_t keep):
-    """Write the five outputs of every board into out ((m, 5) float32). points is (POINT_ROWS,
-    hidden), rows (INPUT_ROWS, hidden): those of the units 96, 97, 194, 195 and the expert
-    inputs, read where `keep` has bit e; bias (hidden,), w2 (5, hidden), b2 (5,); the caller
-    checks the shapes (nardy.eval.Net does)."""
+def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, float[:, ::1] out, tuple nets):
+    """Write the five outputs of every board into out ((m, 5) float32). `nets`: one net's tables
+    (points, rows, bias, w2, b2, keep), or two: the first judges the boards with contact, the
+    second the races. points is (POINT_ROWS, hidden), rows (INPUT_ROWS, hidden): those of the
+    units 96, 97, 194, 195 and the expert inputs, read where `keep` has bit e; bias (hidden,),
+    w2 (5, hidden), b2 (5,), one hidden size for both; the caller checks the shapes
+    (nardy.eval.Net does)."""
+    cdef nardy_net_t t[2]
+    cdef const float[:, ::1] points, rows, w2
+    cdef const float[::1] bias, b2
     cdef Py_ssize_t m = boards.shape[0]
-    cdef int hidden = rows.shape[1]
+    cdef int k, pair = len(nets) == 2, hidden = -1
+    if len(nets) not in (1, 2):
+        raise ValueError(f"one or two nets, got {len(nets)}")
+    for k in range(len(nets)):
+        points, rows, bias, w2, b2, keep = nets[k]
+        if hidden not in (-1, rows.shape[1]):
+            raise ValueError("the two nets have different hidden sizes")
+        hidden = rows.shape[1]
+        t[k].points, t[k].rows, t[k].bias, t[k].w2, t[k].b2 = &points[0, 0], &rows[0, 0], &bias[0], &w2[0, 0], &b2[0]
+        t[k].keep = keep
     if m == 0:
         return
     with nogil:
-        nardy_net_rows(&boards[0, 0], m, short_game, flip, &points[0, 0], &rows[0, 0], &bias[0], &w2[0, 0], &b2[0],
-                       hidden, keep, &out[0, 0])
+        nardy_net_rows(&boards[0, 0], m, short_game, flip, t, pair, hidden, &out[0, 0])
 
 
 def features(const int8_t[:, ::1] boards, bint short_game, bint flip):

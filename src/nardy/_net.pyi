@@ -8,8 +8,10 @@ POINT_ROWS: int
 INPUT_ROWS: int
 FEATURES: int
 
-def forward(boards: npt.NDArray[np.int8], short_game: bool, flip: bool, points: npt.NDArray[np.float32],
-            rows: npt.NDArray[np.float32], bias: npt.NDArray[np.float32], w2: npt.NDArray[np.float32], b2: npt.NDArray[np.float32],
-            out: npt.NDArray[np.float32], keep: int) -> None: ...
+_F = npt.NDArray[np.float32]
+Tables = tuple[_F, _F, _F, _F, _F, int]   # points, rows, bias, w2, b2, keep
+
+def forward(boards: npt.NDArray[np.int8], short_game: bool, flip: bool, out: _F,
+            nets: tuple[Tables] | tuple[Tables, Tables]) -> None: ...
 def features(boards: npt.NDArray[np.int8], short_game: bool, flip: bool) -> npt.NDArray[np.float32]: ...
 def homes(boards: npt.NDArray[np.int8], short_game: bool) -> npt.NDArray[np.uint8]: ...

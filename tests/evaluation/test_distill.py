@@ -10,7 +10,7 @@ import pytest
 
 from nardy import InvalidArgumentError, Rules, batch
 from nardy.evaluation import distill
-from nardy.evaluation.net import ROLLS, Net, default_net, evaluate_boards, raw_equity, swap_sides
+from nardy.evaluation.net import ROLLS, Net, contact, default_net, evaluate_boards, raw_equity, swap_sides
 
 
 @pytest.fixture(scope="module", params=["short", "long"])
@@ -165,3 +165,20 @@ def test_a_log_that_is_not_a_regular_file_is_refused(tmp_path, capsys):
     argv = ["short", "--positions", "10", "--out", str(tmp_path / "x.npz"), "--log", str(tmp_path / "log")]
     assert distill.main(argv) == 2
     assert "it is not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("phase", ["race", "contact"])
+def test_a_phase_keeps_only_its_positions_and_makes_a_net_of_it(tmp_path, phase):
+    rules = Rules("short")
+    boards = distill.self_play(rules, default_net("short"), 200, seed=3, parallel=16, phase=phase)
+    assert len(boards) == 200 and distill.judged_by_net(boards, rules).all()
+    assert (contact(boards, "short") == (phase == "contact")).all()
+    out = tmp_path / "n.npz"
+    argv = ["short", "--positions", "40", "--phase", phase, "--epochs", "1", "--data", str(tmp_path / "d.npz"),
+            "--out", str(out)]
+    assert distill.main(argv) == 0
+    assert Net.load(out).phase == phase
+    with np.load(tmp_path / "d.npz") as data:
+        assert json.loads(str(data["settings"]))["phase"] == phase
+    with pytest.raises(InvalidArgumentError, match="phase"):
+        distill.self_play(rules, default_net("short"), 10, seed=3, phase="opening")

@@ -77,18 +77,30 @@ def test_bad_inputs_and_phase_are_refused() -> None:
         Net("short", net.w1, net.b1, net.w2, net.b2, inputs="expert")
 
 
+@pytest.mark.parametrize("simd", [True, False], ids=["avx2", "baseline"])
+@pytest.mark.parametrize("sizes, race_inputs", [
+    ((16, 8), "td198"),        # two hidden sizes: the boards split in Python
+    ((64, 64), "expert"),      # one: both nets in one pass of the core (its AVX2 loops)
+    ((128, 128), "td198"),
+    ((24, 24), "expert"),      # (the baseline loops only)
+], ids=["split", "core-64", "core-128-td198", "core-24"])
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_a_net_set_judges_each_board_by_its_phase(variant: str) -> None:
+def test_a_net_set_judges_each_board_by_its_phase(variant: str, sizes: tuple[int, int], race_inputs: str,
+                                                  simd: bool) -> None:
     rows = played_boards(variant, steps=80, games=16)
     touching = contact(rows, variant)
     assert touching.any() and (~touching).any()
-    a = Net.initial(variant, 16, seed=1, inputs="expert", phase="contact")
-    b = Net.initial(variant, 8, seed=2, phase="race")
+    a = Net.initial(variant, sizes[0], seed=1, inputs="expert", phase="contact")
+    b = Net.initial(variant, sizes[1], seed=2, inputs=race_inputs, phase="race")
     both = NetSet(a, b)
-    for after in (False, True):
-        out = both.forward(rows, after=after)
-        assert np.array_equal(out[touching], a.forward(rows[touching], after=after))
-        assert np.array_equal(out[~touching], b.forward(rows[~touching], after=after))
+    try:
+        _hooks.use_net_avx2(simd)
+        for after in (False, True):
+            out = both.forward(rows, after=after)
+            assert np.array_equal(out[touching], a.forward(rows[touching], after=after))
+            assert np.array_equal(out[~touching], b.forward(rows[~touching], after=after))
+    finally:
+        _hooks.use_net_avx2(True)
     assert evaluate(rows[:5], variant, net=both).shape == (5, 5)
 
 

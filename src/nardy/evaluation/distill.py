@@ -2,6 +2,7 @@
 
     python -m nardy.evaluation.distill short --positions 2000000 --ply 1 --seed 1 --out short.npz
     python -m nardy.evaluation.distill short --positions 1000000 --rollouts 36 --horizon 10 --out short.npz
+    python -m nardy.evaluation.distill short --positions 1000000 --phase race --out short-race.npz
 
 TD self-play (`nardy.evaluation.training`) fits a net to the net's own later values, so its 0-ply
 errors become its targets and it stalls. Here a teacher net (the shipped net unless `--teacher`)
@@ -17,7 +18,9 @@ for the teacher's play, and they see further than a lookahead.
 
 The positions come from the teacher's greedy 0-ply self-play, a random play at a share
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
-(games over, the bear-off table's) are left out. A share `--holdout` is kept aside and its loss
+(games over, the bear-off table's) are left out; with `--phase race` (or `contact`) only the
+positions of that phase are kept and the student becomes a net of that phase, one of a
+`nardy.eval.NetSet`. A share `--holdout` is kept aside and its loss
 reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
 once: a later command with the same file fits again without labelling. The net is written after
 every epoch, its meta holding this command and, under "previous", the commands that made the
@@ -44,7 +47,8 @@ from ..files import check_writable
 from ..play.env import VectorEnv
 from ..play.threads import map_in_order
 from ..rules import Rules
-from .net import Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, swap_sides
+from .net import PHASES, Net, contact, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, \
+    swap_sides
 from .rollout import rollout_boards
 from .training import Adam, check_run_files, gradients, net_of, one_blas_thread, params_of, run_reported
 
@@ -58,10 +62,22 @@ def judged_by_net(boards: Boards, rules: Rules) -> npt.NDArray[np.bool_]:
     return ~finished_rows(boards) & ~home_rows(boards, rules.variant)
 
 
+def in_phase(boards: Boards, rules: Rules, phase: str) -> npt.NDArray[np.bool_]:
+    """Rows of `phase`: "any" (all), "contact" or "race" (`net.contact`)."""
+    if phase not in PHASES:
+        raise InvalidArgumentError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
+    if phase == "any":
+        return np.ones(len(boards), np.bool_)
+    touching = contact(boards, rules.variant)
+    return touching if phase == "contact" else ~touching
+
+
 def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float = 0.05, parallel: int = 256,
-              progress: Progress | None = None) -> Boards:
+              phase: str = "any", progress: Progress | None = None) -> Boards:
     """`count` positions (side on roll) of the net's greedy self-play, a random play at a share
-    `explore` of the moves, only those `judged_by_net`, in the order they were met."""
+    `explore` of the moves, only those `judged_by_net` and of `phase`, in the order they were met."""
+    if phase not in PHASES:
+        raise InvalidArgumentError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
     rng = np.random.default_rng([seed, 1])
@@ -72,7 +88,7 @@ def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float =
         actions = np.where(rng.random(parallel) < explore, env.sample_actions(), env.best_actions(-raw_equity(theirs)))
         env.step(actions)
         boards = np.asarray(env.boards)
-        kept = boards[judged_by_net(boards, rules)].copy()
+        kept = boards[judged_by_net(boards, rules) & in_phase(boards, rules, phase)].copy()
         found.append(kept)
         have += len(kept)
         if progress:
@@ -160,17 +176,19 @@ def rolled_out(boards: Boards, rules: Rules, teacher: Net, trials: int, horizon:
 
 
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
-             threads: int = 1, trials: int = 0, horizon: int | None = None, progress: Progress | None = None
-             ) -> tuple[Boards, Floats]:
-    """The labelled positions, by the teacher's `ply` lookahead, or with `trials` its rollouts
-    cut after `horizon` plies: read from `path` when it exists (made by the same settings and
-    teacher weights), else made and, with a path, written there."""
+             threads: int = 1, trials: int = 0, horizon: int | None = None, phase: str = "any",
+             progress: Progress | None = None) -> tuple[Boards, Floats]:
+    """The labelled positions (of `phase`), by the teacher's `ply` lookahead, or with `trials`
+    its rollouts cut after `horizon` plies: read from `path` when it exists (made by the same
+    settings and teacher weights), else made and, with a path, written there."""
     weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
                                                                                    teacher.b2)))
     settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed,
                                 "explore": explore, "teacher": weights.hexdigest()}
     if trials:
         settings.update(ply=0, trials=trials, horizon=horizon)
+    if phase != "any":
+        settings["phase"] = phase
     if path is not None and path.exists():
         try:
             with np.load(path) as data:
@@ -185,7 +203,7 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
             raise InvalidArgumentError(f"{path}: not a file of labelled positions (boards {boards.dtype} "
                                        f"{boards.shape}, targets {targets.dtype} {targets.shape})")
         return boards, targets
-    boards = self_play(rules, teacher, count, seed=seed, explore=explore, progress=progress)
+    boards = self_play(rules, teacher, count, seed=seed, explore=explore, phase=phase, progress=progress)
     if trials:
         targets = rolled_out(boards, rules, teacher, trials, horizon, seed=seed, threads=threads, progress=progress)
     else:
@@ -207,6 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
+    parser.add_argument("--phase", choices=PHASES, default="any",
+                        help="label and fit only positions of this phase (the net's phase: one of a NetSet)")
     parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size")
@@ -272,6 +292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = Net.initial(rules.variant, args.hidden, seed=args.seed, inputs=teacher.inputs)
         else:
             start = Net.load(args.start) if args.start else teacher
+        if start.phase != args.phase:
+            start = Net(start.variant, start.w1, start.b1, start.w2, start.b2, meta=dict(start.meta),
+                        inputs=start.inputs, phase=args.phase)
         for name, net in (("teacher", teacher), ("start", start)):
             if net.variant is not rules.variant:
                 raise InvalidArgumentError(f"the {name} net is a {net.variant.value} nardy net, not {rules.variant.value}")
@@ -283,14 +306,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             taught_by[:] = commands(teacher)
         boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 0, seed=args.seed,
                                    explore=args.explore, threads=args.threads, trials=args.rollouts or 0,
-                                   horizon=args.horizon or None, progress=progress)
+                                   horizon=args.horizon or None, phase=args.phase, progress=progress)
         fit(start, boards, targets, epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, batch_size=args.batch_size,
             holdout=args.holdout, seed=args.seed, epoch_done=epoch_done, progress=progress)
 
     return run_reported("nardy.evaluation.distill", shown, body)
 
 
-__all__ = ["fit", "judged_by_net", "label", "labelled", "main", "rolled_out", "self_play"]
+__all__ = ["fit", "in_phase", "judged_by_net", "label", "labelled", "main", "rolled_out", "self_play"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

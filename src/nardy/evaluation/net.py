@@ -212,10 +212,13 @@ class Net:
         the other side on roll, outputs for that side), with no exact answers substituted."""
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
-        t = self._tables
-        compiled.forward(rows, self.variant is Variant.SHORT, after, t.points, t.rows, t.bias, self.w2, self.b2, out,
-                         t.keep)
+        compiled.forward(rows, self.variant is Variant.SHORT, after, out, (self._weights(),))
         return out
+
+    def _weights(self) -> tuple[Any, ...]:
+        """What the core's forward pass reads (`compiled.forward`'s tables of one net)."""
+        t = self._tables
+        return (t.points, t.rows, t.bias, self.w2, self.b2, t.keep)
 
     def inputs_of(self, boards: Any) -> npt.NDArray[np.float32]:
         """The net's input units (m, units) of mover's-view boards, the positive side on roll (what
@@ -272,9 +275,14 @@ class NetSet:
         return cls(Net.load(contact), Net.load(race))
 
     def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
-        """`Net.forward`, each board by the net of its phase."""
+        """`Net.forward`, each board by the net of its phase (in one pass of the core when the two
+        nets have one hidden size)."""
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
+        if self.contact.hidden == self.race.hidden:
+            compiled.forward(rows, self.variant is Variant.SHORT, after, out,
+                             (self.contact._weights(), self.race._weights()))
+            return out
         touching = contact(rows, self.variant)
         for net, which in ((self.contact, touching), (self.race, ~touching)):
             if which.any():
