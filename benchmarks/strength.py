@@ -28,7 +28,7 @@ import numpy as np
 from nardy import Position, Rules
 from nardy.evaluation.analysis import board_after
 from nardy.play.env import VectorEnv
-from nardy.evaluation.net import Net, NetSet, default_net, rank
+from nardy.evaluation.net import Net, NetSet, default_judge, default_net, rank
 from nardy.evaluation.training import greedy_chooser, net_chooser, one_blas_thread, random_chooser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "oracle"))
@@ -98,9 +98,10 @@ def duplicate(rules: Rules, me, opponent, games: int, seed: int) -> dict[str, fl
 
 
 def load(path: Path | None, race: Path | None, variant: str) -> Net | NetSet:
-    """A net file (default: the shipped net), paired with a race net if one is given."""
-    net = Net.load(path) if path else default_net(variant)
-    return NetSet(net, Net.load(race)) if race else net
+    """A net file (default: the shipped judge, `default_judge`), paired with a race net if one is given."""
+    if race:
+        return NetSet(Net.load(path) if path else default_net(variant), Net.load(race))
+    return Net.load(path) if path else default_judge(variant)
 
 
 def main() -> int:

@@ -122,3 +122,29 @@ def test_training_expert_and_race_nets_is_seeded() -> None:
     assert race.phase == "race" and not np.array_equal(race.w1, Net.initial("short", 8, seed=3, phase="race").w1)
     with pytest.raises(InvalidArgumentError, match="contact net"):
         train(rules, 10, phase="race")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_default_judge_is_the_shipped_net_with_its_race_net(variant: str, monkeypatch) -> None:
+    from importlib import resources
+
+    from nardy import Position
+    from nardy.evaluation import net as net_module
+
+    judge = net_module.default_judge(variant)
+    if (resources.files("nardy.evaluation") / "nets" / f"{variant}-race.npz").is_file():
+        assert isinstance(judge, NetSet) and judge.contact is net_module.default_net(variant)
+        assert judge.race.phase == "race"
+    else:
+        assert judge is net_module.default_net(variant)
+    assert net_module.net_for(None, Rules(variant)) is judge
+    # a race net shipped beside the net: positions are judged by the pair when no net is given
+    race = Net.initial(variant, net_module.default_net(variant).hidden, seed=7, inputs="expert", phase="race")
+    monkeypatch.setitem(net_module._NETS, f"{variant}-race", race)
+    monkeypatch.setattr(net_module, "_JUDGES", {})
+    pair = net_module.default_judge(variant)
+    assert isinstance(pair, NetSet) and pair.race is race and pair.contact is net_module.default_net(variant)
+    rows = played_boards(variant, steps=80, games=16)
+    assert np.array_equal(evaluate(rows, variant), evaluate(rows, variant, net=pair))
+    p = Position.start(variant)
+    assert [m for m, _, _ in net_module.rank(p, (6, 5))] == [m for m, _, _ in net_module.rank(p, (6, 5), net=pair)]

@@ -396,24 +396,45 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, fits: Any, wan
     return np.frombuffer(data, dtype).reshape(shape or (1,), order="F" if fortran else "C")
 
 
-_NETS: dict[Variant, Net] = {}
+_NETS: dict[str, Net | None] = {}
+_JUDGES: dict[Variant, Net | NetSet] = {}
+
+
+def _shipped(name: str) -> Net | None:
+    """The net file nets/NAME.npz of the package (loaded once per process), None if none ships."""
+    if name not in _NETS:
+        source = resources.files("nardy.evaluation") / "nets" / f"{name}.npz"
+        if not source.is_file():
+            _NETS[name] = None
+        else:
+            with resources.as_file(source) as path:
+                _NETS[name] = Net.load(path)
+    return _NETS[name]
 
 
 def default_net(variant: Variant | str) -> Net:
-    """The shipped net of a variant (loaded once per process)."""
+    """The shipped net of a variant (nets/VARIANT.npz; loaded once per process): the contact
+    net where a race net ships beside it (`default_judge`)."""
+    net = _shipped(Variant.parse(variant).value)
+    assert net is not None, "the package ships a net per variant"
+    return net
+
+
+def default_judge(variant: Variant | str) -> Net | NetSet:
+    """What judges a variant's positions when no net is given: the shipped net, or, where a race
+    net ships beside it (nets/VARIANT-race.npz), the two as a `NetSet`."""
     variant = Variant.parse(variant)
-    if variant not in _NETS:
-        source = resources.files("nardy.evaluation") / "nets" / f"{variant.value}.npz"
-        with resources.as_file(source) as path:
-            _NETS[variant] = Net.load(path)
-    return _NETS[variant]
+    if variant not in _JUDGES:
+        race = _shipped(f"{variant.value}-race")
+        _JUDGES[variant] = default_net(variant) if race is None else NetSet(default_net(variant), race)
+    return _JUDGES[variant]
 
 
 def net_for(net: Net | NetSet | None, rules: Rules) -> Net | NetSet:
-    """`net`, or the shipped net of the rules' variant (`InvalidArgumentError` for anything
-    else than a `Net` or `NetSet` of that variant)."""
+    """`net`, or the variant's `default_judge` (`InvalidArgumentError` for anything else than a
+    `Net` or `NetSet` of the rules' variant)."""
     if net is None:
-        return default_net(rules.variant)
+        return default_judge(rules.variant)
     if not isinstance(net, (Net, NetSet)):
         raise InvalidArgumentError(f"net must be a nardy.eval.Net or NetSet, got {quoted(net)}")
     if net.variant is not rules.variant:
@@ -693,4 +714,4 @@ def lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet
     return out
 
 
-__all__ = ["Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "best_move", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "best_move", "default_judge", "default_net", "equity", "evaluate", "net_move", "rank"]
