@@ -141,6 +141,8 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--horizon", "6"], "--horizon cuts the rollouts of --rollouts"),
     (["--out", "{tmp}/x.npz", "--hidden", "12"], "must be a multiple of 8, got 12"),
     (["--out", "{tmp}/x.npz", "--hidden", "16", "--start", "{tmp}/x.npz"], "--start and --hidden are two starts"),
+    (["--out", "{tmp}/x.npz", "--holdout", "0.999"], "keeps all 10 positions aside: none is left to fit"),
+    (["--out", "{tmp}/x.npz", "--positions", "1000000000000"], "more than this machine's"),
 ])
 def test_bad_arguments_are_refused_before_any_work(tmp_path, capsys, monkeypatch, extra, message):
     monkeypatch.setattr(distill, "labelled", lambda *a, **k: pytest.fail("labelled before refusing"))
@@ -182,3 +184,30 @@ def test_a_phase_keeps_only_its_positions_and_makes_a_net_of_it(tmp_path, phase)
         assert json.loads(str(data["settings"]))["phase"] == phase
     with pytest.raises(InvalidArgumentError, match="phase"):
         distill.self_play(rules, default_net("short"), 10, seed=3, phase="opening")
+
+
+def test_a_damaged_data_file_is_one_error_line(tmp_path, capsys):
+    for junk in (b"", b"PK\x03\x04 not a zip"):
+        (tmp_path / "d.npz").write_bytes(junk)
+        argv = ["short", "--positions", "20", "--data", str(tmp_path / "d.npz"), "--out", str(tmp_path / "x.npz")]
+        assert distill.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "d.npz: not a file of labelled positions" in err, err
+
+
+def test_fit_refuses_a_holdout_that_leaves_nothing_to_fit(played):
+    rules, boards = played
+    net = Net.initial(rules.variant, 8, seed=1, inputs="expert")
+    with pytest.raises(InvalidArgumentError, match="none is left to fit"):
+        distill.fit(net, boards[:10], np.full((10, 5), 0.2), epochs=1, lr=1e-3, holdout=0.96)
+
+
+def test_help_gives_the_defaults_and_a_log_gets_whole_lines(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        distill.main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for default in ("default 4", "default 3e-4", "default 256", "default 0.02", "default 1)", "default 0.05"):
+        assert default in shown, default
+    assert distill.main(["short", "--positions", "30", "--epochs", "1", "--out", str(tmp_path / "n.npz")]) == 0
+    err = capsys.readouterr().err     # (not a terminal: each progress report a line of its own)
+    assert "\r" not in err and err.splitlines()[-1].startswith("epoch 1: loss")

@@ -479,6 +479,9 @@ def test_analysis_finds_no_loss_in_the_nets_own_moves(tmp_path, capsys) -> None:
     ([[1, 2], [3]], "rectangular"), ([np.nan] * 5, r"each is a number in 0\.\.1"),
     ([[0.5, 0, 0, 0, 0], [0.5, np.inf, 0, 0, 0]], r"probs\[1\] \[0.5, inf"),
     ([2, 0, 0, 0, 0], r"\[2\.0, 0\.0, 0\.0, 0\.0, 0\.0\] are not probabilities"), ([0.5, -0.1, 0, 0, 0], "in 0..1"),
+    # inconsistent: they were given an equity (gammons above the wins they count)
+    ([0.1, 0.9, 0.9, 0, 0], "inconsistent"), ([[0.5, 0, 0, 0, 0], [0.5, 0.2, 0.3, 0, 0]], r"probs\[1\].*inconsistent"),
+    ([0.8, 0, 0, 0.5, 0], "inconsistent"), ([0.5, 0, 0, 0.1, 0.2], "inconsistent"),
 ])
 def test_equity_checks_the_probabilities(probs, message):
     with pytest.raises(InvalidArgumentError, match=message):
@@ -688,3 +691,8 @@ def test_analyse_judges_at_two_ply_by_default_and_the_played_move_at_the_same_pl
     matfile.dump(match, path)
     assert main(["analyse", str(path), "--all", "--lenient"]) == 0   # (the game has no result yet)
     assert "\n2-ply analysis" in capsys.readouterr().out
+
+
+def test_rank_says_a_ply_given_in_place_of_the_rules_goes_by_keyword():
+    with pytest.raises(InvalidArgumentError, match="third argument is the rules, got 1: give a lookahead as ply=1"):
+        rank(Position.start("short"), (3, 1), 1)  # type: ignore[arg-type]

@@ -187,3 +187,24 @@ def test_a_fifo_or_a_device_is_refused_by_name(tmp_path):
     for path in (tmp_path / "fifo.npz", "/dev/zero"):
         with pytest.raises(InvalidArgumentError, match="is not a regular file"):
             Net.load(path)
+
+
+def test_a_meta_or_inputs_of_the_wrong_kind_is_refused(tmp_path) -> None:
+    """A meta that is not a dict was saved and then refused by Net.load; wrong kinds of inputs
+    and phase, and NaN in a meta (not JSON), raised foreign errors or wrote a header other
+    readers refuse."""
+    net = Net.initial("short", 8)
+    for meta in (None, [1, 2], "x"):
+        with pytest.raises(InvalidArgumentError, match="meta is a dict"):
+            Net("short", net.w1, net.b1, net.w2, net.b2, meta=meta)  # type: ignore[arg-type]
+        with pytest.raises(InvalidArgumentError, match="meta is a dict"):
+            net.with_meta(meta)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        Net("short", net.w1, net.b1, net.w2, net.b2, inputs=["td198"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="phase"):
+        Net("short", net.w1, net.b1, net.w2, net.b2, phase=["race"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="inputs"):
+        Net.initial("short", 8, inputs=["expert"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="must be JSON"):
+        net.with_meta({"loss": float("nan")}).save(tmp_path / "n.npz")
+    assert not (tmp_path / "n.npz").exists()

@@ -106,3 +106,12 @@ def test_an_invalid_or_finished_board_is_refused_by_row() -> None:
     over = Position.from_points("short", white={}, black={6: 1}, own_numbers=True)
     with pytest.raises(InvalidArgumentError, match="row 0 is a finished game"):
         rollout_boards([over], 4)
+
+
+def test_threads_beyond_the_chunks_cost_no_memory() -> None:
+    """Only threads with a chunk play: a billion threads for one position's 36 games were refused
+    as needing 36,000,000,000 games' memory (blaming the trials)."""
+    from nardy import Position
+
+    one = rollout_boards([Position.start("short")], 36, horizon=2, seed=1, threads=10**9)
+    assert np.array_equal(one, rollout_boards([Position.start("short")], 36, horizon=2, seed=1))

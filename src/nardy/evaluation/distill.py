@@ -35,13 +35,14 @@ import hashlib
 import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import batch
+from .. import batch, _backend as engine
 from ..errors import InvalidArgumentError, check_whole
 from ..files import check_writable
 from ..play.env import VectorEnv
@@ -54,6 +55,7 @@ from .training import Adam, check_run_files, gradients, net_of, one_blas_thread,
 
 Floats = npt.NDArray[np.float64]
 Boards = npt.NDArray[np.int8]
+POSITION_BYTES = 26 + 2 * 8 * 5   # a labelled position held: its board, its label and the fit's copy
 Progress = Callable[[str, int, int], None]
 
 
@@ -126,9 +128,9 @@ def fit(net: Net, boards: Boards, targets: Floats, *, epochs: int, lr: float, lr
     order, a share `holdout` kept aside; `epoch_done(epoch, net, train_loss, holdout_loss)` after each."""
     if not 0 <= holdout < 1 or epochs < 1 or batch_size < 1:
         raise InvalidArgumentError(f"0 <= holdout < 1, epochs and batch size >= 1; got {holdout}, {epochs}, {batch_size}")
+    kept = held_out(len(boards), holdout)
     rng = np.random.default_rng([seed, 2])
     order = rng.permutation(len(boards))
-    kept = int(round(len(boards) * holdout))
     test, train = order[:kept], order[kept:]
     params = params_of(net)
     adam = Adam(params, lr)
@@ -149,6 +151,15 @@ def fit(net: Net, boards: Boards, targets: Floats, *, epochs: int, lr: float, lr
         if epoch_done:
             epoch_done(epoch, net, float(np.mean(losses)), held_out_loss(net, boards[test], targets[test]))
     return net
+
+
+def held_out(count: int, holdout: float) -> int:
+    """How many of `count` positions a share `holdout` keeps aside; InvalidArgumentError if that
+    leaves none to fit."""
+    kept = int(round(count * holdout))
+    if kept >= count:
+        raise InvalidArgumentError(f"a holdout of {holdout} keeps all {count:,} positions aside: none is left to fit")
+    return kept
 
 
 def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
@@ -194,7 +205,7 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
             with np.load(path) as data:
                 stored = json.loads(str(data["settings"]))
                 boards, targets = data["boards"], data["targets"]
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise InvalidArgumentError(f"{path}: not a file of labelled positions ({exc})") from None
         if stored != settings:
             raise InvalidArgumentError(f"{path} holds positions made by other settings: {stored}, not {settings}")
@@ -226,15 +237,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
     parser.add_argument("--phase", choices=PHASES, default="any",
-                        help="label and fit only positions of this phase (the net's phase: one of a NetSet)")
-    parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play")
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size")
+                        help="label and fit only positions of this phase (the net's phase: one of a NetSet; default any)")
+    parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play (default 0.05)")
+    parser.add_argument("--epochs", type=int, default=4, help="passes over the positions (default 4)")
+    parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size (default 3e-4)")
     parser.add_argument("--lr-end", type=float, help="the step size at the end (falling geometrically from --lr)")
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--holdout", type=float, default=0.02, help="share of the positions kept aside")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1, help="threads labelling (the same labels for any number)")
+    parser.add_argument("--batch-size", type=int, default=256, help="positions per Adam step (default 256)")
+    parser.add_argument("--holdout", type=float, default=0.02, help="share of the positions kept aside (default 0.02)")
+    parser.add_argument("--seed", type=int, default=1, help="the self-play's and the fit's seed (default 1)")
+    parser.add_argument("--threads", type=int, default=1, help="threads labelling (the same labels for any number; default 1)")
     parser.add_argument("--data", type=Path, help="keep the labelled positions in this .npz (reused when it exists)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the net (.npz)")
     parser.add_argument("--log", type=Path, help="JSON lines: each epoch's losses")
@@ -246,24 +257,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     lineage: list[str] = []   # the commands that made the start net, oldest first
     taught_by: list[str] = []  # the commands that made the teacher, when it is not the start
 
+    terminal, last = sys.stderr.isatty(), [0.0]
+
     def progress(stage: str, done: int, total: int) -> None:
+        """On a terminal one line redrawn every 2 s (`shown`: when); elsewhere a line a minute."""
         now = time.monotonic()
-        if now - shown[0] >= 2 or done >= total:
-            shown[0] = now
-            print(f"\r{stage}: {done:>10,} / {total:,}   ", end="", file=sys.stderr, flush=True)
+        if now - last[0] >= (2 if terminal else 60) or done >= total:
+            last[0] = now
+            if terminal:
+                shown[0] = now
+                print(f"\r{stage}: {done:>10,} / {total:,}   ", end="", file=sys.stderr, flush=True)
+            else:
+                print(f"{stage}: {done:,} / {total:,}", file=sys.stderr, flush=True)
 
     def epoch_done(epoch: int, net: Net, train_loss: float, test_loss: float) -> None:
         meta: dict[str, Any] = {"command": command, "epochs": epoch, "previous": lineage}
         if taught_by:
             meta["teacher"] = taught_by
         net.with_meta(meta).save(args.out)
-        print(f"\repoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
+        back = "\r" if terminal else ""
+        print(f"{back}epoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
         if args.log:
             with open(args.log, "a") as f:
                 f.write(json.dumps({"epoch": epoch, "loss": train_loss, "holdout": test_loss, "time": time.time()}) + "\n")
 
     def body() -> None:
         check_whole(args.positions, "--positions", 1)
+        need = args.positions * POSITION_BYTES
+        engine.check_memory(need, f"--positions {args.positions:,} need {need:,} bytes", "label fewer positions")
         if args.rollouts is not None and args.ply is not None:
             raise InvalidArgumentError("--ply and --rollouts are two ways of labelling: give one")
         if args.rollouts is not None:
@@ -282,6 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidArgumentError("--start and --hidden are two starts: give one")
         if not 0 <= args.explore <= 1 or not 0 <= args.holdout < 1:
             raise InvalidArgumentError(f"--explore is in [0, 1] and --holdout in [0, 1); got {args.explore}, {args.holdout}")
+        held_out(args.positions, args.holdout)
         if args.data and args.data.suffix.lower() != ".npz":
             raise InvalidArgumentError(f"cannot write {str(args.data)!r}: the file name must end in .npz")
         check_run_files(args)

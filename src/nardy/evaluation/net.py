@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from .. import batch, files
 from .._backend import compiled
-from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_whole, is_whole, quoted
 from ..game import Game
 from ..move import Move
 from ..play.env import encode
@@ -91,9 +91,11 @@ class Net:
     _tables: folding.Tables = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.inputs not in INPUTS:
+        if not isinstance(self.meta, dict):
+            raise InvalidArgumentError(f"a net's meta is a dict, got {quoted(self.meta)}")
+        if not isinstance(self.inputs, str) or self.inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(self.inputs)}")
-        if self.phase not in PHASES:
+        if not isinstance(self.phase, str) or self.phase not in PHASES:
             raise InvalidArgumentError(f"a net's phase is one of {', '.join(PHASES)}, got {quoted(self.phase)}")
         units = INPUTS[self.inputs]
         hidden = np.shape(self.w1)[1] if np.ndim(self.w1) == 2 else -1
@@ -149,7 +151,7 @@ class Net:
         if hidden % 8:
             raise InvalidArgumentError(f"hidden (the net's hidden units) must be a multiple of 8, got {hidden}")
         check_whole(seed, "seed", 0)
-        if inputs not in INPUTS:
+        if not isinstance(inputs, str) or inputs not in INPUTS:
             raise InvalidArgumentError(f"a net's inputs are one of {', '.join(INPUTS)}, got {quoted(inputs)}")
         rng = np.random.default_rng(seed)
         w1, w2 = (rng.normal(0, 0.1, shape).astype(np.float32) for shape in ((INPUTS[inputs], hidden), (len(OUTPUTS), hidden)))
@@ -157,7 +159,9 @@ class Net:
                    inputs=inputs, phase=phase)
 
     def with_meta(self, meta: dict[str, Any]) -> Net:
-        """The same weights, inputs and phase with another meta."""
+        """The same weights, inputs and phase with another meta (a dict)."""
+        if not isinstance(meta, dict):
+            raise InvalidArgumentError(f"a net's meta is a dict, got {quoted(meta)}")
         return Net(self.variant, self.w1, self.b1, self.w2, self.b2, meta=dict(meta), inputs=self.inputs,
                    phase=self.phase)
 
@@ -170,7 +174,7 @@ class Net:
         if (self.inputs, self.phase) != ("td198", "any"):   # (a net of version 1's kind stays readable by older nardy)
             fields.update(version=FORMAT_VERSION, inputs=self.inputs, phase=self.phase)
         try:
-            header = json.dumps(fields, sort_keys=True)
+            header = json.dumps(fields, sort_keys=True, allow_nan=False)   # (NaN is not JSON)
         except (TypeError, ValueError, RecursionError) as exc:
             raise InvalidArgumentError(f"a net's meta must be JSON: {exc}") from None
         if len(header) > HEADER_LIMIT:
@@ -444,7 +448,8 @@ def net_for(net: Net | NetSet | None, rules: Rules) -> Net | NetSet:
 
 def equity(probs: Any) -> Floats:
     """Cubeless money equity of each row of (..., 5) probabilities (`OUTPUTS`), each a number
-    in 0..1, else `InvalidArgumentError` naming the first row that is not."""
+    in 0..1, backgammons within gammons within wins (losses), else `InvalidArgumentError`
+    naming the first row that is not."""
     return raw_equity(_probabilities(probs))
 
 
@@ -464,6 +469,14 @@ def _probabilities(probs: Any) -> Floats:
         i = int(np.flatnonzero(bad)[0])
         where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
         raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: each is a number in 0..1")
+    win, wg, wbg, lg, lbg = rows.T
+    slack = 1e-6   # (float32 outputs made consistent, then rounded)
+    bad = (wg > win + slack) | (wbg > wg + slack) | (lg > 1 - win + slack) | (lbg > lg + slack)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
+        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are inconsistent: backgammons are within "
+                                   "gammons, gammons within the wins (or losses) they count")
     return p
 
 
@@ -511,6 +524,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
     if isinstance(ply, bool) or not isinstance(ply, int) or ply not in PLIES:
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
+    if is_whole(rules):
+        raise InvalidArgumentError(f"rank's third argument is the rules, got {rules!r}: give a lookahead as ply={rules!r}")
     rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     value = None

@@ -251,10 +251,11 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
         raise InvalidArgumentError(f"row {int(np.flatnonzero(over)[0])} is a finished game: nothing to roll out")
     games = len(boards) * trials
     per_chunk = max(1, chunk_size // trials)
-    playing = min(per_chunk, len(boards)) * trials * threads
-    need = playing * (26 + 2 * 8 * len(OUTPUTS))   # each game's board, outcome and luck, on every thread
-    engine.check_memory(need, f"{playing:,} games at once need {need:,} bytes", "roll out fewer trials at once")
     lows = range(0, len(boards), per_chunk)
+    playing = min(per_chunk, len(boards)) * trials * min(threads, len(lows))   # on the threads that have a chunk
+    need = playing * (26 + 2 * 8 * len(OUTPUTS))   # each game's board, outcome and luck, on every thread
+    engine.check_memory(need, f"{playing:,} games at once need {need:,} bytes",
+                        "roll out fewer trials at once, or on fewer threads")
     seeds = np.random.SeedSequence(seed).spawn(len(lows))
     finished = _counter(games, progress)
 
