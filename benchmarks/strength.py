@@ -130,7 +130,9 @@ def main() -> int:
     me = ply_chooser(net, rules, args.ply) if args.ply else batched(net_chooser(net, rules))
     began = time.perf_counter()
     result = duplicate(rules, me, opponent, max(args.games // 2, 2), args.seed)
-    name = args.net.name if args.net else "the shipped net"
+    name = args.net.name if args.net else "the shipped judge" if not args.race else "the shipped net"
+    if args.race:
+        name += f" with race net {args.race.name}"
     print(f"{args.variant} nardy, {name} at {args.ply} ply vs {args.opponent}: "
           f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
           f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
