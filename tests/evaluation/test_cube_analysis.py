@@ -152,6 +152,23 @@ def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
         analyse(match.games, at_score="yes")
 
 
+def test_a_long_nardy_money_game_is_judged_cubeless_at_the_score(tmp_path, capsys) -> None:
+    from nardy import Game
+
+    game = Game("long", seed=3)
+    game.roll_off()
+    while not game.over:
+        if game.dice is None:
+            game.roll()
+        game.play(net_move(game))
+    plain, scored = analyse([game], ply=0), analyse([game], ply=0, at_score=True)
+    assert [m.equity_best for m in scored.moves] == [m.equity_best for m in plain.moves]
+    path = tmp_path / "long.mat"
+    matfile.dump(game, path, players=("A", "B"))
+    assert main(["analyse", str(path), "--at-score", "--ply", "0"]) == 0
+    assert "chequer play at the score" in capsys.readouterr().out
+
+
 def test_play_match_to_its_end(monkeypatch, capsys) -> None:
     from nardy.evaluation.net import rank
 

@@ -308,12 +308,14 @@ def cube_turns(game: Game, number: int = 1) -> list[CubeTurn]:
 
 
 def _state(game: Game, position: Position, value: int, owner: Color | None) -> MatchState:
+    """The match state before `position`'s roll, as `Game.match_state` words it (the Jacoby rule
+    only for a money game with the cube: long nardy's money play is judged cubeless)."""
     on_roll = int(position.turn is Color.WHITE)
     length = game.match_length or 0
     return MatchState(cube_value=value, cube_owner=None if owner is None else int(owner is Color.WHITE),
                       on_roll=on_roll, turn=on_roll, crawford=game.crawford_game and bool(length),
                       match_length=length, score=(game.score[1], game.score[0]) if length else (0, 0),
-                      jacoby=not length and game.rules.jacoby)
+                      jacoby=not length and game.cube_enabled and game.rules.jacoby)
 
 
 __all__ = ["CUBE_ERRORS", "CubeAnalysis", "CubeSummary", "CubeTurn", "cube_turns", "Analysis", "DEFAULT_PLY", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse", "board_after"]
