@@ -88,6 +88,15 @@ def test_errors() -> None:
         rollout(START, MatchState(match_length=7), 10, met="Kazaross")
 
 
+def test_more_games_than_memory_holds_are_refused_up_front(capsys) -> None:
+    from nardy.cli import main
+
+    with pytest.raises(InvalidArgumentError, match="bytes for their boards and cubes, more than this machine's"):
+        rollout(START, MatchState(), 10**13)
+    assert main(["rollout", "short", "--cubeful", "--games", str(10**13)]) == 2
+    assert "roll out in parts" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("state", [MatchState(jacoby=True), MatchState(match_length=7, score=(4, 2))],
                          ids=["money", "match"])
 def test_luck_adjustment_keeps_the_mean_and_cuts_the_error(state) -> None:

@@ -38,12 +38,14 @@ from ..errors import InvalidArgumentError, check_flag, check_whole, quoted
 from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, \
     segment_argmax
 from .met import MatchEquityTable
+from .rollout import check_games_memory
 from ..formats.ids import MatchState
 from ..game import Game, Match
 from ..position import Position
 from ..rules import Rules, Variant
 
 MAX_PLIES = 10_000
+GAME_BYTES = 26 + 4 * 8 + 3  # each game's board, cube value and owner, points, luck and three flags
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     check_whole(games, "games", 1)
     check_whole(seed, "seed", 0)
     check_flag(luck, "luck")
+    check_games_memory(games, GAME_BYTES, "their boards and cubes")
     rules = position._rules(rules)
     if rules.variant is not Variant.SHORT or not rules.cube:
         raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")

@@ -81,8 +81,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     check_flag(luck, "luck")
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
-    need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
-    engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
+    check_games_memory(games, 8 * len(OUTPUTS), "their outcomes")  # each game's outcomes, float64
     rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     if position.is_game_over():
@@ -107,6 +106,13 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
                          else (float("nan"),) * len(OUTPUTS), games, luck)
+
+
+def check_games_memory(games: int, per_game: int, what: str) -> None:
+    """Refuse, before anything is allocated, `games` games of `per_game` bytes each (`what`: for
+    what) that this machine's memory cannot hold."""
+    need = games * per_game
+    engine.check_memory(need, f"{games:,} games need {need:,} bytes for {what}", "roll out in parts")
 
 
 def stratified_rolls(index: npt.NDArray[np.int64], ply: int) -> npt.NDArray[np.int8]:
