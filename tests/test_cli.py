@@ -659,3 +659,12 @@ def test_dice_that_contradict_the_roll_of_a_match_id_or_xgid_are_refused(command
         assert run(command, "short", text, "6", "1")[0] == 2
         assert f"dice 6-1 contradict '{text}', which has 5-2 rolled" in capsys.readouterr().err
         assert run(command, "short", text, "2", "5")[0] == 0
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["rollout", "--games", "36"], ["rollout", "--cubeful", "--games", "36"]])
+def test_eval_and_rollout_refuse_a_match_id_or_xgid_with_dice_rolled(argv, capsys) -> None:
+    for text in ("4HPwATDgc/ABMA:QYkqASAAIAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"):  # 5-2 rolled
+        assert run(argv[0], "short", text, *argv[1:]) == (2, "")
+        err = capsys.readouterr().err
+        assert f"'{text}' has 5-2 rolled, and {argv[0]}" in err and "before the roll" in err
+        assert f"to rank the plays of 5-2: nardy hint short '{text}' 5 2" in err and "give the dice" not in err

@@ -480,6 +480,16 @@ def _check_rolled(text: str | None, rules: Rules, dice: tuple[int, int]) -> None
         raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict {text!r}, which has {d1}-{d2} rolled")
 
 
+def _refuse_rolled(text: str | None, rules: Rules, what: str) -> None:
+    """Refuse an ID:MATCHID or XGID with dice rolled for a command that judges the position before
+    the roll (`what`: how it does), pointing to `hint` for the plays of that roll."""
+    state = _match_state(text, rules) if text is not None and rules.variant is Variant.SHORT else None
+    if state is not None and state.dice is not None:
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"{text!r} has {d1}-{d2} rolled, and {what} before the roll; to rank the "
+                                   f"plays of {d1}-{d2}: nardy hint {rules.variant.value} '{text}' {d1} {d2}")
+
+
 def _probabilities(probs: Any, variant: Variant) -> str:
     gammon, bg = ("gammon", "backgammon") if variant is Variant.SHORT else ("mars", "koks")
     return (f"win {probs[0]:.3f} (w{gammon[0]} {probs[1]:.3f}, w{bg[0]} {probs[2]:.3f})  "
@@ -561,6 +571,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
+    _refuse_rolled(args.position, rules, "eval judges the position")
     probs = evaluate(position, rules=rules)[0]
     print(f"{position.turn.name.lower()} on roll: cubeless equity {float(equity(probs)):+.3f}", file=out)
     print(_probabilities(probs, rules.variant), file=out)
@@ -571,6 +582,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
 
     rules = _rules_from(args)
     position = _position(args, rules)
+    _refuse_rolled(args.position, rules, "rollout plays the position out from")
     if args.cubeful:
         _cubeful_rollout(args, rules, position, out)
         return
