@@ -578,7 +578,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
-    from .evaluation.rollout import rollout
+    from .evaluation.rollout import Z95, rollout
 
     rules = _rules_from(args)
     position = _position(args, rules)
@@ -591,7 +591,7 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
                          progress=progress)
     adjusted = ", luck-adjusted" if result.luck_adjusted else ""
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
-          f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
+          f"equity {result.equity:+.3f} +- {Z95 * result.equity_se:.3f} (95%)", file=out)
     print(_probabilities(result.probs, rules.variant), file=out)
 
 

@@ -127,6 +127,20 @@ def test_the_cli(capsys) -> None:
     assert main(["rollout", "long", "--cubeful"]) == 2
 
 
+def test_cubeful_and_cubeless_rollouts_print_the_same_95_percent_interval(capsys) -> None:
+    from nardy.cli import main
+    from nardy.evaluation.rollout import rollout as cubeless
+
+    cubeful = rollout(START, MatchState(jacoby=True), 36)
+    assert f"cubeful equity {cubeful.equity:+.3f} +- {1.96 * cubeful.equity_se:.3f} (95%); 36 games" in str(cubeful)
+    plain = cubeless(START, 36)
+    assert f"equity {plain.equity:+.4f} +- {1.96 * plain.equity_se:.4f} (95%; 36 games)" in str(plain)
+    assert main(["rollout", "short", "--games", "36"]) == 0
+    assert f"equity {plain.equity:+.3f} +- {1.96 * plain.equity_se:.3f} (95%)" in capsys.readouterr().out
+    assert main(["rollout", "short", "--cubeful", "--games", "36"]) == 0
+    assert f"+- {1.96 * cubeful.equity_se:.3f} (95%)" in capsys.readouterr().out
+
+
 def test_self_play_with_the_cube() -> None:
     from nardy import Game, Match
     from nardy.evaluation.cubeful import play

@@ -41,6 +41,7 @@ from ..play.threads import map_in_order
 
 ORDERED_ROLLS: npt.NDArray[np.int8] = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 MAX_PLIES = 10_000        # no game of either variant comes near; a position that cannot end stops here
+Z95 = 1.96                # a standard error times this: the 95% interval's half-width, as rollouts print it
 
 Floats = npt.NDArray[np.float64]
 
@@ -48,7 +49,8 @@ Floats = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class RolloutResult:
     """The mean outcome of the games for the side on roll: `probs` in `nardy.evaluation.net.OUTPUTS`' order,
-    the cubeless `equity`, and the standard errors of both (over games)."""
+    the cubeless `equity`, and the standard errors of both (over games); printed, the equity's
+    95% interval (`Z95` standard errors either side)."""
 
     probs: tuple[float, ...]
     equity: float
@@ -59,7 +61,7 @@ class RolloutResult:
 
     def __str__(self) -> str:
         cells = ", ".join(f"{name} {p:.4f}" for name, p in zip(OUTPUTS, self.probs))
-        return f"equity {self.equity:+.4f} +- {self.equity_se:.4f} ({self.games} games): {cells}"
+        return f"equity {self.equity:+.4f} +- {Z95 * self.equity_se:.4f} (95%; {self.games} games): {cells}"
 
 
 def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 0, rules: Rules | None = None,
