@@ -592,7 +592,8 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
     adjusted = ", luck-adjusted" if result.luck_adjusted else ""
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
           f"equity {result.equity:+.3f} +- {Z95 * result.equity_se:.3f} (95%)", file=out)
-    print(_probabilities(result.probs, rules.variant), file=out)
+    estimates = "luck-adjusted estimates (not probabilities: they can leave 0..1): " if result.luck_adjusted else ""
+    print(estimates + _probabilities(result.probs, rules.variant), file=out)
 
 
 def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position, out: TextIO) -> None:
