@@ -114,6 +114,11 @@ def test_errors() -> None:
         rank(position, dice, state=MatchState(on_roll=0, turn=0))
     with pytest.raises(InvalidArgumentError):
         rank(position, dice, state="7-point")
+    start = Position.start("short")
+    with pytest.raises(InvalidArgumentError, match=r"dice 3-1 contradict the match state's dice=\(6, 5\)"):
+        rank(start, (3, 1), state=MatchState(dice=(6, 5)))
+    same = [(m, e) for m, e, _ in rank(start, (3, 1), state=MatchState(dice=(1, 3)))]
+    assert same == [(m, e) for m, e, _ in rank(start, (3, 1), state=MatchState())]
     long_position, long_dice = positions("long", 1)[0]
     with pytest.raises(InvalidArgumentError, match="up to 25"):
         rank(long_position, long_dice, state=MatchState(match_length=99))

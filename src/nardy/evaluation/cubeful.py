@@ -87,7 +87,7 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
         raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")
     if position.is_game_over():
         raise InvalidArgumentError("the game is over in this position")
-    root = cube_of(state_for(position, state, met), met)
+    root = cube_of(state_for(position, state, met, cube_decision=True), met)  # it starts with a cube decision
     net = net_for(net, rules)
     rng = np.random.default_rng(seed)
     boards = np.repeat(np.array([position.view()], np.int8), games, axis=0)

@@ -505,7 +505,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     judges the play made at the ply of the best); `IllegalMoveError` if it is not legal.
     `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
     instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
-    equity, long nardy's at its match equity table); the probabilities stay cubeless.
+    equity, long nardy's at its match equity table); the probabilities stay cubeless. A `state`
+    with dice rolled must have rolled `dice`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
@@ -517,6 +518,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     if state is not None:
         value = play_equity(position, state, rules)
     moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    if state is not None and state.dice is not None and sorted(state.dice) != sorted(int(d) for d in dice):
+        raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict the match state's dice={state.dice}")
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = swap_sides(evaluate_boards(after, rules, net, after=True))
     equities = raw_equity(probs) if value is None else value(probs, after)
