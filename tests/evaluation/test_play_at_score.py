@@ -168,12 +168,15 @@ def test_net_players_refuse_what_is_not_a_game() -> None:
     from nardy import Game
     from nardy.evaluation.cube import net_cube_action
     from nardy.evaluation.cubeful import play
+    from nardy.evaluation.net import net_move
 
     with pytest.raises(InvalidArgumentError, match="takes a Game"):
         net_cube_action("game")
     game = Game("short", seed=1)
     game.roll_off()
     assert net_cube_action(game) is None               # the opening roll's dice are played: no cube
+    with pytest.raises(InvalidArgumentError, match="at_score is True or False, got 'no'"):
+        net_move(game, at_score="no")
     game.play(best_move(game.position, game.dice))
     with pytest.raises(InvalidArgumentError, match="ply"):
         net_cube_action(game, ply=5)

@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from .. import batch, files
 from .._backend import compiled
-from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_whole, quoted
+from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_flag, check_whole, quoted
 from ..game import Game
 from ..move import Move
 from ..play.env import encode
@@ -561,6 +561,7 @@ def net_move(game: Any, ply: int = 0, *, net: Net | NetSet | None = None, at_sco
     (`rank(..., state=game.match_state())`)."""
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
+    check_flag(at_score, "at_score")
     if game.position is None or game.dice is None:
         raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
     return best_move(game.position, game.dice, ply, game.rules, net=net,
