@@ -566,10 +566,23 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
         print(f"     ... {len(ranked) - args.top} more (--top {len(ranked)})", file=out)
 
 
+def _refuse_dice(args: argparse.Namespace, rules: Rules) -> None:
+    """`eval POSITION D1 D2`: eval takes no dice; `hint` ranks the plays of a roll."""
+    words = list(args.dice)
+    if args.position is not None and _looks_like_dice(args.position):
+        words, args.position = [args.position, *words], None
+    if words:
+        where = "" if args.position is None else f" '{args.position}'"
+        raise InvalidArgumentError(f"eval takes no dice, got {' '.join(words)!r}: it judges the position before the "
+                                   f"roll; to rank the plays of a roll: nardy hint {rules.variant.value}{where} "
+                                   f"{' '.join(words)}")
+
+
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
     from .evaluation.net import equity, evaluate
 
     rules = _rules_from(args)
+    _refuse_dice(args, rules)
     position = _position(args, rules)
     _refuse_rolled(args.position, rules, "eval judges the position")
     probs = evaluate(position, rules=rules)[0]
@@ -976,6 +989,11 @@ class _CommandParser(argparse.ArgumentParser):
             self._inside = False
 
 
+def _option(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
+    """The action of `parser`'s option that stores `dest`."""
+    return next(a for a in parser._actions if a.dest == dest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
@@ -1081,6 +1099,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("eval", help="the evaluator's probabilities and equity for the side on roll")
     common(evaluate, backend=False)
     evaluate.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    evaluate.add_argument("dice", nargs="*", help=argparse.SUPPRESS)  # refused by name: eval takes none
     evaluate.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     evaluate.set_defaults(run=cmd_eval)
 
@@ -1133,6 +1152,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=cmd_simulate)
     for p in with_rules:
         rule_options(p)
+    for p, what in ((hint, "hint without dice judges"), (roll, "rollout --cubeful plays")):
+        _option(p, "jacoby").help = (f"short; default short: False, but {what} a bare position as money with the "
+                                     "Jacoby rule unless --jacoby false (an ID:MATCHID or XGID says it itself)")
     for p in (parser, *commands.choices.values()):
         p._negative_number_matcher = _NEGATIVE
     return parser
