@@ -193,3 +193,18 @@ def test_play_match_to_its_end(monkeypatch, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("you play white against the net (0-ply, with the cube), a 3-point match")
     assert "score: you" in out and out.rstrip().endswith(("you win the match", "the net wins the match"))
+
+
+def test_summaries_read_the_player_as_every_colour_parameter_does() -> None:
+    from nardy import InvalidArgumentError as Invalid
+
+    result = analyse(early_double_match("take").games, ply=0)
+    for white in (Color.WHITE, 0, "white", "WHITE"):
+        assert result.summary(white) == result.summary(Color.WHITE) and result.summary(white).moves > 0
+        assert result.cube_summary(white) == result.cube_summary(Color.WHITE)
+    assert result.summary("black") == result.summary(Color.BLACK) == result.summary(1)
+    for bad in (5, "red", True, None, 0.0):
+        with pytest.raises(Invalid, match="for player"):
+            result.summary(bad)  # type: ignore[arg-type]
+        with pytest.raises(Invalid, match="for player"):
+            result.cube_summary(bad)  # type: ignore[arg-type]

@@ -81,8 +81,10 @@ class Analysis:
     ply: int
     cube: list[CubeAnalysis] = field(default_factory=list)
 
-    def cube_summary(self, player: Color) -> CubeSummary:
-        """`player`'s cube decisions: its doubles and no doubles, and its answers to doubles."""
+    def cube_summary(self, player: Color | str | int) -> CubeSummary:
+        """`player`'s cube decisions (a colour as `Color.parse` reads it): its doubles and no
+        doubles, and its answers to doubles."""
+        player = Color.parse(player, "player")
         own = [c for c in self.cube if c.player is player]
         answers = [c for c in self.cube if c.player is not player and c.answer is not None]
         kinds = [c.double_error for c in own] + [c.answer_error for c in answers]
@@ -92,7 +94,9 @@ class Analysis:
                            sum(c.answer == "take" for c in answers), sum(c.answer == "drop" for c in answers),
                            {kind: kinds.count(kind) for kind in CUBE_ERRORS}, loss)
 
-    def summary(self, player: Color) -> PlayerSummary:
+    def summary(self, player: Color | str | int) -> PlayerSummary:
+        """`player`'s moves, losses and marks (a colour as `Color.parse` reads it)."""
+        player = Color.parse(player, "player")
         mine = [m for m in self.moves if m.player is player]
         unforced = [m for m in mine if m.choices > 1]
         marks = {name: sum(m.mark == name for m in mine) for name, _ in MARKS}
