@@ -659,3 +659,29 @@ def test_dice_that_contradict_the_roll_of_a_match_id_or_xgid_are_refused(command
         assert run(command, "short", text, "6", "1")[0] == 2
         assert f"dice 6-1 contradict '{text}', which has 5-2 rolled" in capsys.readouterr().err
         assert run(command, "short", text, "2", "5")[0] == 0
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["rollout", "--games", "36"], ["rollout", "--cubeful", "--games", "36"]])
+def test_eval_and_rollout_refuse_a_match_id_or_xgid_with_dice_rolled(argv, capsys) -> None:
+    for text in ("4HPwATDgc/ABMA:QYkqASAAIAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"):  # 5-2 rolled
+        assert run(argv[0], "short", text, *argv[1:]) == (2, "")
+        err = capsys.readouterr().err
+        assert f"'{text}' has 5-2 rolled, and {argv[0]}" in err and "before the roll" in err
+        assert f"to rank the plays of 5-2: nardy hint short '{text}' 5 2" in err and "give the dice" not in err
+
+
+def test_the_jacoby_help_of_hint_and_rollout_says_a_bare_position_plays_with_jacoby(capsys) -> None:
+    for command, what in (("hint", "hint without dice judges"), ("rollout", "rollout --cubeful plays")):
+        assert main([command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+        assert f"--jacoby true|false short; default short: False, but {what} a bare position as money with the " \
+               "Jacoby rule unless --jacoby false" in text
+
+
+@pytest.mark.parametrize("argv, where", [(["4HPwATDgc/ABMA", "3", "1"], " '4HPwATDgc/ABMA' 3 1"),
+                                         (["3", "1"], " 3 1"), (["31"], " 31")])
+def test_eval_refuses_dice_in_its_own_terms(argv, where, capsys) -> None:
+    assert run("eval", "short", *argv) == (2, "")
+    err = capsys.readouterr().err
+    assert err.startswith("nardy: error: eval takes no dice") and "usage" not in err
+    assert err.rstrip().endswith(f"to rank the plays of a roll: nardy hint short{where}")

@@ -480,6 +480,16 @@ def _check_rolled(text: str | None, rules: Rules, dice: tuple[int, int]) -> None
         raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict {text!r}, which has {d1}-{d2} rolled")
 
 
+def _refuse_rolled(text: str | None, rules: Rules, what: str) -> None:
+    """Refuse an ID:MATCHID or XGID with dice rolled for a command that judges the position before
+    the roll (`what`: how it does), pointing to `hint` for the plays of that roll."""
+    state = _match_state(text, rules) if text is not None and rules.variant is Variant.SHORT else None
+    if state is not None and state.dice is not None:
+        d1, d2 = max(state.dice), min(state.dice)
+        raise InvalidArgumentError(f"{text!r} has {d1}-{d2} rolled, and {what} before the roll; to rank the "
+                                   f"plays of {d1}-{d2}: nardy hint {rules.variant.value} '{text}' {d1} {d2}")
+
+
 def _probabilities(probs: Any, variant: Variant) -> str:
     gammon, bg = ("gammon", "backgammon") if variant is Variant.SHORT else ("mars", "koks")
     return (f"win {probs[0]:.3f} (w{gammon[0]} {probs[1]:.3f}, w{bg[0]} {probs[2]:.3f})  "
@@ -556,21 +566,36 @@ def cmd_hint(args: argparse.Namespace, out: TextIO) -> None:
         print(f"     ... {len(ranked) - args.top} more (--top {len(ranked)})", file=out)
 
 
+def _refuse_dice(args: argparse.Namespace, rules: Rules) -> None:
+    """`eval POSITION D1 D2`: eval takes no dice; `hint` ranks the plays of a roll."""
+    words = list(args.dice)
+    if args.position is not None and _looks_like_dice(args.position):
+        words, args.position = [args.position, *words], None
+    if words:
+        where = "" if args.position is None else f" '{args.position}'"
+        raise InvalidArgumentError(f"eval takes no dice, got {' '.join(words)!r}: it judges the position before the "
+                                   f"roll; to rank the plays of a roll: nardy hint {rules.variant.value}{where} "
+                                   f"{' '.join(words)}")
+
+
 def cmd_eval(args: argparse.Namespace, out: TextIO) -> None:
     from .evaluation.net import equity, evaluate
 
     rules = _rules_from(args)
+    _refuse_dice(args, rules)
     position = _position(args, rules)
+    _refuse_rolled(args.position, rules, "eval judges the position")
     probs = evaluate(position, rules=rules)[0]
     print(f"{position.turn.name.lower()} on roll: cubeless equity {float(equity(probs)):+.3f}", file=out)
     print(_probabilities(probs, rules.variant), file=out)
 
 
 def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
-    from .evaluation.rollout import rollout
+    from .evaluation.rollout import Z95, rollout
 
     rules = _rules_from(args)
     position = _position(args, rules)
+    _refuse_rolled(args.position, rules, "rollout plays the position out from")
     if args.cubeful:
         _cubeful_rollout(args, rules, position, out)
         return
@@ -579,8 +604,9 @@ def cmd_rollout(args: argparse.Namespace, out: TextIO) -> None:
                          progress=progress)
     adjusted = ", luck-adjusted" if result.luck_adjusted else ""
     print(f"{position.turn.name.lower()} on roll, {result.games} games (0-ply, cubeless{adjusted}): "
-          f"equity {result.equity:+.3f} +- {1.96 * result.equity_se:.3f} (95%)", file=out)
-    print(_probabilities(result.probs, rules.variant), file=out)
+          f"equity {result.equity:+.3f} +- {Z95 * result.equity_se:.3f} (95%)", file=out)
+    estimates = "luck-adjusted estimates (not probabilities: they can leave 0..1): " if result.luck_adjusted else ""
+    print(estimates + _probabilities(result.probs, rules.variant), file=out)
 
 
 def _cubeful_rollout(args: argparse.Namespace, rules: Rules, position: Position, out: TextIO) -> None:
@@ -963,6 +989,11 @@ class _CommandParser(argparse.ArgumentParser):
             self._inside = False
 
 
+def _option(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
+    """The action of `parser`'s option that stores `dest`."""
+    return next(a for a in parser._actions if a.dest == dest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
@@ -1068,6 +1099,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser("eval", help="the evaluator's probabilities and equity for the side on roll")
     common(evaluate, backend=False)
     evaluate.add_argument("position", nargs="?", help=f"{POSITION_HELP}; default: the start")
+    evaluate.add_argument("dice", nargs="*", help=argparse.SUPPRESS)  # refused by name: eval takes none
     evaluate.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     evaluate.set_defaults(run=cmd_eval)
 
@@ -1120,6 +1152,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=cmd_simulate)
     for p in with_rules:
         rule_options(p)
+    for p, what in ((hint, "hint without dice judges"), (roll, "rollout --cubeful plays")):
+        _option(p, "jacoby").help = (f"short; default short: False, but {what} a bare position as money with the "
+                                     "Jacoby rule unless --jacoby false (an ID:MATCHID or XGID says it itself)")
     for p in (parser, *commands.choices.values()):
         p._negative_number_matcher = _NEGATIVE
     return parser

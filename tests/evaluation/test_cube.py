@@ -289,6 +289,28 @@ def test_decide_refuses_a_state_after_the_roll_and_a_crawford_flag_out_of_place(
     assert decide(START, MatchState(match_length=5, score=(4, 1), crawford=True)).action.startswith("Never")
 
 
+def test_decide_refuses_a_finished_game_and_a_state_with_no_decision_to_make(capsys) -> None:
+    from nardy.errors import GameOverError
+
+    over = Position([0] * 24 + [-1, 0], "short")
+    with pytest.raises(GameOverError, match="the game is over"):
+        decide(over, MONEY)
+    assert run_cli("hint", "short", ",".join(map(str, over.view()))) == (2, "")
+    assert "the game is over" in capsys.readouterr().err
+    for state, message in ((MatchState(game_state=2), r"game being played \(game_state=1\), not game_state=2 \(over\)"),
+                           (MatchState(game_state=0), r"not game_state=0 \(no game\)"),
+                           (MatchState(double_offered=True, turn=0), r"double_offered=True"),
+                           (MatchState(resignation=2), r"resignation pending \(resignation=2\)")):
+        with pytest.raises(InvalidArgumentError, match=message):
+            decide(START, state)
+        with pytest.raises(InvalidArgumentError, match=message):
+            decision(NO_GAMMONS, state, 0.6)
+        with pytest.raises(InvalidArgumentError, match=message):
+            rollout(START, state, 10)
+    with pytest.raises(InvalidArgumentError, match=r"before the roll; the match state has 3-1 rolled"):
+        rollout(START, MatchState(dice=(3, 1)), 36)  # as decide refuses it
+
+
 def test_position_class_refuses_what_is_not_a_short_position() -> None:
     for bad in (None, "4HPwATDgc/ABMA", Position.start("long")):
         with pytest.raises(InvalidArgumentError, match="a short nardy Position"):

@@ -152,6 +152,23 @@ def test_chequer_play_at_the_score(tmp_path, capsys) -> None:
         analyse(match.games, at_score="yes")
 
 
+def test_a_long_nardy_money_game_is_judged_cubeless_at_the_score(tmp_path, capsys) -> None:
+    from nardy import Game
+
+    game = Game("long", seed=3)
+    game.roll_off()
+    while not game.over:
+        if game.dice is None:
+            game.roll()
+        game.play(net_move(game))
+    plain, scored = analyse([game], ply=0), analyse([game], ply=0, at_score=True)
+    assert [m.equity_best for m in scored.moves] == [m.equity_best for m in plain.moves]
+    path = tmp_path / "long.mat"
+    matfile.dump(game, path, players=("A", "B"))
+    assert main(["analyse", str(path), "--at-score", "--ply", "0"]) == 0
+    assert "chequer play at the score" in capsys.readouterr().out
+
+
 def test_play_match_to_its_end(monkeypatch, capsys) -> None:
     from nardy.evaluation.net import rank
 
@@ -176,3 +193,18 @@ def test_play_match_to_its_end(monkeypatch, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("you play white against the net (0-ply, with the cube), a 3-point match")
     assert "score: you" in out and out.rstrip().endswith(("you win the match", "the net wins the match"))
+
+
+def test_summaries_read_the_player_as_every_colour_parameter_does() -> None:
+    from nardy import InvalidArgumentError as Invalid
+
+    result = analyse(early_double_match("take").games, ply=0)
+    for white in (Color.WHITE, 0, "white", "WHITE"):
+        assert result.summary(white) == result.summary(Color.WHITE) and result.summary(white).moves > 0
+        assert result.cube_summary(white) == result.cube_summary(Color.WHITE)
+    assert result.summary("black") == result.summary(Color.BLACK) == result.summary(1)
+    for bad in (5, "red", True, None, 0.0):
+        with pytest.raises(Invalid, match="for player"):
+            result.summary(bad)  # type: ignore[arg-type]
+        with pytest.raises(Invalid, match="for player"):
+            result.cube_summary(bad)  # type: ignore[arg-type]

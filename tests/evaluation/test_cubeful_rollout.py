@@ -88,6 +88,15 @@ def test_errors() -> None:
         rollout(START, MatchState(match_length=7), 10, met="Kazaross")
 
 
+def test_more_games_than_memory_holds_are_refused_up_front(capsys) -> None:
+    from nardy.cli import main
+
+    with pytest.raises(InvalidArgumentError, match="bytes for their boards and cubes, more than this machine's"):
+        rollout(START, MatchState(), 10**13)
+    assert main(["rollout", "short", "--cubeful", "--games", str(10**13)]) == 2
+    assert "roll out in parts" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("state", [MatchState(jacoby=True), MatchState(match_length=7, score=(4, 2))],
                          ids=["money", "match"])
 def test_luck_adjustment_keeps_the_mean_and_cuts_the_error(state) -> None:
@@ -116,6 +125,20 @@ def test_the_cli(capsys) -> None:
     assert main(["rollout", "short", "--cubeful", "--threads", "2"]) == 2
     assert "on one thread" in capsys.readouterr().err
     assert main(["rollout", "long", "--cubeful"]) == 2
+
+
+def test_cubeful_and_cubeless_rollouts_print_the_same_95_percent_interval(capsys) -> None:
+    from nardy.cli import main
+    from nardy.evaluation.rollout import rollout as cubeless
+
+    cubeful = rollout(START, MatchState(jacoby=True), 36)
+    assert f"cubeful equity {cubeful.equity:+.3f} +- {1.96 * cubeful.equity_se:.3f} (95%); 36 games" in str(cubeful)
+    plain = cubeless(START, 36)
+    assert f"equity {plain.equity:+.4f} +- {1.96 * plain.equity_se:.4f} (95%; 36 games)" in str(plain)
+    assert main(["rollout", "short", "--games", "36"]) == 0
+    assert f"equity {plain.equity:+.3f} +- {1.96 * plain.equity_se:.3f} (95%)" in capsys.readouterr().out
+    assert main(["rollout", "short", "--cubeful", "--games", "36"]) == 0
+    assert f"+- {1.96 * cubeful.equity_se:.3f} (95%)" in capsys.readouterr().out
 
 
 def test_self_play_with_the_cube() -> None:

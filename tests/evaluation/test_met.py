@@ -108,7 +108,12 @@ def test_refuses_what_is_not_a_file(tmp_path) -> None:
 @pytest.mark.parametrize("cube", [1, 2])
 def test_equity_and_mwc_round_trip(score, cube) -> None:
     for equity in (-1.5, -1.0, -0.3, 0.0, 0.42, 1.0, 2.0):
-        assert mwc_to_equity(equity_to_mwc(equity, score, cube), score, cube) == pytest.approx(equity)
+        mwc = equity_to_mwc(equity, score, cube)
+        if 0.0 <= mwc <= 1.0:
+            assert mwc_to_equity(mwc, score, cube) == pytest.approx(equity)
+        else:  # interpolated beyond the match's chances: not a match-winning chance to convert back
+            with pytest.raises(InvalidArgumentError, match="mwc is a match-winning chance in 0..1"):
+                mwc_to_equity(mwc, score, cube)
     assert equity_to_mwc(1.0, score, cube) == pytest.approx(outcome_mwc(score, cube))
     assert equity_to_mwc(-1.0, score, cube) == pytest.approx(outcome_mwc(score, -cube))
 
@@ -157,8 +162,18 @@ def test_the_public_functions_refuse_bad_arguments_with_nardys_error() -> None:
         "beyond the match length 5": lambda: met.equity(0.5, MatchState(match_length=5, score=(7, 2))),
         "cube is the cube's value": lambda: mwc_to_equity(0.1, Score(3, 3, False), 0),
         "points must be a whole number": lambda: outcome_mwc(Score(3, 3, False), 1.5),  # type: ignore[arg-type]
+        "mwc is a match-winning chance in 0..1, got 2.0": lambda: mwc_to_equity(2.0, Score(3, 5, False)),
+        "mwc is a match-winning chance in 0..1, got -0.1": lambda: met.equity(-0.1, match),
+        "a Crawford game (crawford=True) is one where a side needs one point, not 3-away 5-away":
+            lambda: Score(3, 5, True),
+        "covers matches up to 25 points, not the Score 30-away 5-away": lambda: Score(30, 5, False),
+        "starts (or None, a roll-off) is True or False, got 'yes'": lambda: met.LONG.mwc(3, 5, starts="yes"),
+        "mwc() takes whole numbers of points away, got '3' and 5": lambda: met.LONG.mwc("3", 5),  # type: ignore[arg-type]
     }
     for words, call in calls.items():
         with pytest.raises(NardyError, match=re.escape(words)):
             call()
     assert Score.of(match).away == 3 and t.mwc(np.int64(2), 3) == t.mwc(2, 3)
+    assert Score(1, 5, True).post_crawford
+    assert mwc_to_equity(0.0, Score(3, 5, False)) < -1.0 < 1.0 < mwc_to_equity(1.0, Score(3, 5, False))
+    assert met.LONG.mwc(3, 5, starts=np.bool_(True)) == met.LONG.mwc(3, 5, starts=True)

@@ -394,6 +394,17 @@ def test_cli_hint_eval_rollout(capsys) -> None:
     assert "error" in capsys.readouterr().err
 
 
+def test_cli_rollout_labels_luck_adjusted_figures_as_estimates(capsys) -> None:
+    from nardy.cli import main
+
+    assert main(["rollout", "short", "--games", "36"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("win ")
+    assert main(["rollout", "short", "--games", "36", "--luck"]) == 0  # its wb is -0.001
+    second = capsys.readouterr().out.splitlines()[1]
+    assert second.startswith("luck-adjusted estimates (not probabilities: they can leave 0..1): win ")
+    assert "wb -0.001" in second  # shown as it is, never clipped
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_person_plays_a_whole_game_against_the_net(variant: str) -> None:
     import io

@@ -114,6 +114,11 @@ def test_errors() -> None:
         rank(position, dice, state=MatchState(on_roll=0, turn=0))
     with pytest.raises(InvalidArgumentError):
         rank(position, dice, state="7-point")
+    start = Position.start("short")
+    with pytest.raises(InvalidArgumentError, match=r"dice 3-1 contradict the match state's dice=\(6, 5\)"):
+        rank(start, (3, 1), state=MatchState(dice=(6, 5)))
+    same = [(m, e) for m, e, _ in rank(start, (3, 1), state=MatchState(dice=(1, 3)))]
+    assert same == [(m, e) for m, e, _ in rank(start, (3, 1), state=MatchState())]
     long_position, long_dice = positions("long", 1)[0]
     with pytest.raises(InvalidArgumentError, match="up to 25"):
         rank(long_position, long_dice, state=MatchState(match_length=99))
@@ -163,12 +168,15 @@ def test_net_players_refuse_what_is_not_a_game() -> None:
     from nardy import Game
     from nardy.evaluation.cube import net_cube_action
     from nardy.evaluation.cubeful import play
+    from nardy.evaluation.net import net_move
 
     with pytest.raises(InvalidArgumentError, match="takes a Game"):
         net_cube_action("game")
     game = Game("short", seed=1)
     game.roll_off()
     assert net_cube_action(game) is None               # the opening roll's dice are played: no cube
+    with pytest.raises(InvalidArgumentError, match="at_score is True or False, got 'no'"):
+        net_move(game, at_score="no")
     game.play(best_move(game.position, game.dice))
     with pytest.raises(InvalidArgumentError, match="ply"):
         net_cube_action(game, ply=5)

@@ -81,8 +81,10 @@ class Analysis:
     ply: int
     cube: list[CubeAnalysis] = field(default_factory=list)
 
-    def cube_summary(self, player: Color) -> CubeSummary:
-        """`player`'s cube decisions: its doubles and no doubles, and its answers to doubles."""
+    def cube_summary(self, player: Color | str | int) -> CubeSummary:
+        """`player`'s cube decisions (a colour as `Color.parse` reads it): its doubles and no
+        doubles, and its answers to doubles."""
+        player = Color.parse(player, "player")
         own = [c for c in self.cube if c.player is player]
         answers = [c for c in self.cube if c.player is not player and c.answer is not None]
         kinds = [c.double_error for c in own] + [c.answer_error for c in answers]
@@ -92,7 +94,9 @@ class Analysis:
                            sum(c.answer == "take" for c in answers), sum(c.answer == "drop" for c in answers),
                            {kind: kinds.count(kind) for kind in CUBE_ERRORS}, loss)
 
-    def summary(self, player: Color) -> PlayerSummary:
+    def summary(self, player: Color | str | int) -> PlayerSummary:
+        """`player`'s moves, losses and marks (a colour as `Color.parse` reads it)."""
+        player = Color.parse(player, "player")
         mine = [m for m in self.moves if m.player is player]
         unforced = [m for m in mine if m.choices > 1]
         marks = {name: sum(m.mark == name for m in mine) for name, _ in MARKS}
@@ -308,12 +312,14 @@ def cube_turns(game: Game, number: int = 1) -> list[CubeTurn]:
 
 
 def _state(game: Game, position: Position, value: int, owner: Color | None) -> MatchState:
+    """The match state before `position`'s roll, as `Game.match_state` words it (the Jacoby rule
+    only for a money game with the cube: long nardy's money play is judged cubeless)."""
     on_roll = int(position.turn is Color.WHITE)
     length = game.match_length or 0
     return MatchState(cube_value=value, cube_owner=None if owner is None else int(owner is Color.WHITE),
                       on_roll=on_roll, turn=on_roll, crawford=game.crawford_game and bool(length),
                       match_length=length, score=(game.score[1], game.score[0]) if length else (0, 0),
-                      jacoby=not length and game.rules.jacoby)
+                      jacoby=not length and game.cube_enabled and game.rules.jacoby)
 
 
 __all__ = ["CUBE_ERRORS", "CubeAnalysis", "CubeSummary", "CubeTurn", "cube_turns", "Analysis", "DEFAULT_PLY", "MARKS", "MoveAnalysis", "PlayerSummary", "analyse", "board_after"]

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import batch
-from ..errors import InvalidArgumentError, is_whole, quoted
+from ..errors import GameOverError, InvalidArgumentError, is_whole, quoted
 from ..formats.ids import MatchState
 from ..game import Game
 from ..position import Position
@@ -58,7 +58,8 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
     any `ply`), with fitted cube efficiencies in a match (at 0 ply), as gnubg does; at money the
     decision's `probabilities`, take point and efficiency are still those of the given (or
     evaluated) probabilities, while its three equities are the table's. Long nardy has no cube:
-    `InvalidArgumentError`.
+    `InvalidArgumentError`, as is a `state` with no decision to make (the game over, a double
+    offered, a resignation pending, dice rolled); a finished `position` is a `GameOverError`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a nardy Position, got {quoted(position)}")
@@ -70,6 +71,8 @@ def decide(position: Position, state: MatchState, ply: int = 0, probabilities: S
         raise InvalidArgumentError("long nardy has no doubling cube; cube decisions are for short nardy")
     if not rules.cube:
         raise InvalidArgumentError("these rules play without the doubling cube (cube=False)")
+    if position.is_game_over():
+        raise GameOverError(f"the game is over in {position!r}: there is no cube decision")
     if not is_whole(ply) or ply not in PLIES:
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {quoted(ply)}")
     if ply and probabilities is not None:

@@ -38,12 +38,14 @@ from ..errors import InvalidArgumentError, check_flag, check_whole, quoted
 from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, \
     segment_argmax
 from .met import MatchEquityTable
+from .rollout import Z95, check_games_memory
 from ..formats.ids import MatchState
 from ..game import Game, Match
 from ..position import Position
 from ..rules import Rules, Variant
 
 MAX_PLIES = 10_000
+GAME_BYTES = 26 + 4 * 8 + 3  # each game's board, cube value and owner, points, luck and three flags
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,9 @@ class CubefulRollout:
     """`equity`: the mean result for the side on roll, normalised to the starting cube (a
     match: equivalent-to-money equity of `mwc`), with its standard error; `mwc`: the mean
     match-winning chance (None for money); `doubled`, `passed`: the shares of games with a
-    double, and ended by a pass; `luck_adjusted`: whether the results were luck-adjusted."""
+    double, and ended by a pass; `luck_adjusted`: whether the results were luck-adjusted.
+    Printed, the equity's 95% interval (`rollout.Z95` standard errors either side), as the
+    cubeless rollout's."""
 
     equity: float
     equity_se: float
@@ -62,10 +66,10 @@ class CubefulRollout:
     luck_adjusted: bool = False
 
     def __str__(self) -> str:
-        mwc = f", MWC {self.mwc:.4f}" if self.mwc is not None else ""
-        luck = "luck-adjusted; " if self.luck_adjusted else ""
-        return (f"cubeful equity {self.equity:+.4f} +- {self.equity_se:.4f}{mwc} ({self.games} games; {luck}"
-                f"{self.doubled:.0%} doubled, {self.passed:.0%} ended by a pass)")
+        mwc = f", MWC {self.mwc:.3f}" if self.mwc is not None else ""
+        luck = "luck-adjusted, " if self.luck_adjusted else ""
+        return (f"cubeful equity {self.equity:+.3f} +- {Z95 * self.equity_se:.3f} (95%){mwc}; {self.games} games, "
+                f"{luck}{self.doubled:.0%} doubled, {self.passed:.0%} ended by a pass")
 
 
 def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: int = 1, rules: Rules | None = None,
@@ -77,12 +81,13 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     check_whole(games, "games", 1)
     check_whole(seed, "seed", 0)
     check_flag(luck, "luck")
+    check_games_memory(games, GAME_BYTES, "their boards and cubes")
     rules = position._rules(rules)
     if rules.variant is not Variant.SHORT or not rules.cube:
         raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")
     if position.is_game_over():
         raise InvalidArgumentError("the game is over in this position")
-    root = cube_of(state_for(position, state, met), met)
+    root = cube_of(state_for(position, state, met, cube_decision=True), met)  # it starts with a cube decision
     net = net_for(net, rules)
     rng = np.random.default_rng(seed)
     boards = np.repeat(np.array([position.view()], np.int8), games, axis=0)

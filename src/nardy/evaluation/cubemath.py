@@ -450,10 +450,22 @@ def cube_of(state: MatchState, table: MatchEquityTable | None) -> Cube:
                  bool(state.crawford) and state.match_length > 0, bool(state.jacoby) and not state.match_length, table)
 
 
+_GAME_STATES = ("no game", "playing", "over", "resigned", "dropped")  # MatchState.game_state's words
+
+
 def before_roll(state: MatchState) -> MatchState:
-    """A checked `state` a cube decision can be made in: no dice rolled yet, and a Crawford flag
-    only where a side needs one point."""
+    """A checked `state` a cube decision can be made in: a game being played, no double offered
+    nor resignation pending, no dice rolled yet, and a Crawford flag only where a side needs one point."""
     state = checked_state(state)
+    if state.game_state != 1:
+        raise InvalidArgumentError(f"a cube decision is made in a game being played (game_state=1), not "
+                                   f"game_state={state.game_state} ({_GAME_STATES[state.game_state]})")
+    if state.double_offered:
+        raise InvalidArgumentError("a cube decision comes before a double; the match state has one offered "
+                                   "(double_offered=True): the other side takes or passes")
+    if state.resignation:
+        raise InvalidArgumentError(f"the match state has a resignation pending (resignation={state.resignation}): "
+                                   "no cube decision until it is answered")
     if state.crawford and state.match_length - 1 not in state.score:
         where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
         raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InvalidArgumentError, InvalidNotationError, is_whole, quoted
+from ..errors import InvalidArgumentError, InvalidNotationError, check_flag, is_whole, quoted
 from ..files import read_text
 from ..formats.ids import MatchState, check_state
 from . import _met_long as data
@@ -196,6 +196,12 @@ class Score:
                                        f"{quoted(self.crawford)} and {quoted(self.me)}")
         if not isinstance(self.table, MatchEquityTable):
             raise InvalidArgumentError(f"a Score's table is a MatchEquityTable, got {quoted(self.table)}")
+        if max(self.away, self.opp_away) > self.table.length:
+            raise InvalidArgumentError(f"the MET {self.table.name!r} covers matches up to {self.table.length} points, "
+                                       f"not the Score {self.away}-away {self.opp_away}-away")
+        if self.crawford and 1 not in (self.away, self.opp_away):
+            raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, "
+                                       f"not {self.away}-away {self.opp_away}-away")
 
     @classmethod
     def of(cls, state: MatchState, player: int | None = None, table: MatchEquityTable | None = None) -> Score:
@@ -238,7 +244,8 @@ def outcome_mwc(score: Score, points: int) -> float:
 
 def equity_to_mwc(equity: float, score: Score, cube: int = 1) -> float:
     """The MWC of a cubeless `equity` normalised to the cube (+1 winning `cube` points, -1 losing
-    them), by linear interpolation as gnubg does."""
+    them), by linear interpolation as gnubg does (beyond +-1, a gammon's equity, it can leave 0..1,
+    which `mwc_to_equity` refuses)."""
     _check_number(equity, "equity")
     _check_cube(cube)
     win, lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
@@ -246,8 +253,11 @@ def equity_to_mwc(equity: float, score: Score, cube: int = 1) -> float:
 
 
 def mwc_to_equity(mwc: float, score: Score, cube: int = 1) -> float:
-    """The inverse of `equity_to_mwc`: `mwc` as an equity normalised to the cube."""
+    """The inverse of `equity_to_mwc`: `mwc` (a match-winning chance, 0..1) as an equity
+    normalised to the cube."""
     _check_number(mwc, "mwc")
+    if not 0.0 <= mwc <= 1.0:
+        raise InvalidArgumentError(f"mwc is a match-winning chance in 0..1, got {quoted(mwc)}")
     _check_cube(cube)
     win, lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
     return (2.0 * mwc - (win + lose)) / (win - lose)
@@ -305,6 +315,11 @@ class LongMatchTable:
     def mwc(self, away: int, opp_away: int, *, starts: bool | None = None) -> float:
         """The MWC before a game of the side needing `away` points against `opp_away`: it starts
         the game (`starts` True), the other side does (False), or a roll-off decides (None)."""
+        if not (is_whole(away) and is_whole(opp_away)):
+            raise InvalidArgumentError(f"mwc() takes whole numbers of points away, got {quoted(away)} and "
+                                       f"{quoted(opp_away)}")
+        if starts is not None:
+            starts = check_flag(starts, "starts (or None, a roll-off)")
         settled = _settled(self, away, opp_away)
         if settled is not None:
             return settled

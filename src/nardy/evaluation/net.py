@@ -42,7 +42,8 @@ import numpy.typing as npt
 
 from .. import batch, files
 from .._backend import compiled
-from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_whole, is_whole, quoted
+from ..errors import IllegalMoveError, InvalidArgumentError, InvalidPositionError, check_flag, check_whole, is_whole, \
+    quoted
 from ..game import Game
 from ..move import Move
 from ..play.env import encode
@@ -518,7 +519,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     judges the play made at the ply of the best); `IllegalMoveError` if it is not legal.
     `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
     instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
-    equity, long nardy's at its match equity table); the probabilities stay cubeless.
+    equity, long nardy's at its match equity table); the probabilities stay cubeless. A `state`
+    with dice rolled must have rolled `dice`.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
@@ -532,6 +534,8 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     if state is not None:
         value = play_equity(position, state, rules)
     moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    if state is not None and state.dice is not None and sorted(state.dice) != sorted(int(d) for d in dice):
+        raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict the match state's dice={state.dice}")
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = swap_sides(evaluate_boards(after, rules, net, after=True))
     equities = raw_equity(probs) if value is None else value(probs, after)
@@ -573,6 +577,7 @@ def net_move(game: Any, ply: int = 0, *, net: Net | NetSet | None = None, at_sco
     (`rank(..., state=game.match_state())`)."""
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
+    check_flag(at_score, "at_score")
     if game.position is None or game.dice is None:
         raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
     return best_move(game.position, game.dice, ply, game.rules, net=net,

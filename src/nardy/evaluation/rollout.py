@@ -41,6 +41,7 @@ from ..play.threads import map_in_order
 
 ORDERED_ROLLS: npt.NDArray[np.int8] = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], np.int8)
 MAX_PLIES = 10_000        # no game of either variant comes near; a position that cannot end stops here
+Z95 = 1.96                # a standard error times this: the 95% interval's half-width, as rollouts print it
 
 Floats = npt.NDArray[np.float64]
 
@@ -48,7 +49,8 @@ Floats = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class RolloutResult:
     """The mean outcome of the games for the side on roll: `probs` in `nardy.evaluation.net.OUTPUTS`' order,
-    the cubeless `equity`, and the standard errors of both (over games)."""
+    the cubeless `equity`, and the standard errors of both (over games); printed, the equity's
+    95% interval (`Z95` standard errors either side)."""
 
     probs: tuple[float, ...]
     equity: float
@@ -59,7 +61,7 @@ class RolloutResult:
 
     def __str__(self) -> str:
         cells = ", ".join(f"{name} {p:.4f}" for name, p in zip(OUTPUTS, self.probs))
-        return f"equity {self.equity:+.4f} +- {self.equity_se:.4f} ({self.games} games): {cells}"
+        return f"equity {self.equity:+.4f} +- {Z95 * self.equity_se:.4f} (95%; {self.games} games): {cells}"
 
 
 def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 0, rules: Rules | None = None,
@@ -81,8 +83,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     check_flag(luck, "luck")
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
-    need = games * 8 * len(OUTPUTS)  # each game's outcomes, float64
-    engine.check_memory(need, f"{games:,} games need {need:,} bytes for their outcomes", "roll out in parts")
+    check_games_memory(games, 8 * len(OUTPUTS), "their outcomes")  # each game's outcomes, float64
     rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     if position.is_game_over():
@@ -107,6 +108,13 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
                          float(eq.std(ddof=1) / np.sqrt(games)) if games > 1 else float("nan"),
                          tuple(float(x) for x in outcomes.std(axis=0, ddof=1) / np.sqrt(games)) if games > 1
                          else (float("nan"),) * len(OUTPUTS), games, luck)
+
+
+def check_games_memory(games: int, per_game: int, what: str) -> None:
+    """Refuse, before anything is allocated, `games` games of `per_game` bytes each (`what`: for
+    what) that this machine's memory cannot hold."""
+    need = games * per_game
+    engine.check_memory(need, f"{games:,} games need {need:,} bytes for {what}", "roll out in parts")
 
 
 def stratified_rolls(index: npt.NDArray[np.int64], ply: int) -> npt.NDArray[np.int8]:
