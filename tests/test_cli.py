@@ -685,3 +685,18 @@ def test_eval_refuses_dice_in_its_own_terms(argv, where, capsys) -> None:
     err = capsys.readouterr().err
     assert err.startswith("nardy: error: eval takes no dice") and "usage" not in err
     assert err.rstrip().endswith(f"to rank the plays of a roll: nardy hint short{where}")
+
+
+@pytest.mark.parametrize("argv, prog, says", [
+    (["hint", "short", "4HPwATDgc/ABMA", "3", "1", "--top", "0"], "nardy hint", "--top: a whole number >= 1, got 0"),
+    (["rollout", "short", "--games", "0"], "nardy rollout", "--games"),
+    (["hint", "short", "--ply", "3"], "nardy hint", "--ply"),
+    (["frob"], "nardy", "invalid choice: 'frob'"),
+    ([], "nardy", "required: COMMAND"),
+])
+def test_errors_argparse_finds_are_one_line_too(capsys, argv, prog, says):
+    """They printed the whole usage block before the error (docs/cli.md: one error line)."""
+    code = main(argv, io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"{prog}: error: ") and says in err and f"`{prog} -h` for help" in err

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO, TextIO, cast
+from typing import Any, BinaryIO, NoReturn, TextIO, cast
 
 import numpy as np
 
@@ -971,7 +971,14 @@ def _count(text: str) -> int:
 _NEGATIVE = re.compile(r"^-([0-9]|[-a-oA-O]{25}:)")
 
 
-class _CommandParser(argparse.ArgumentParser):
+class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line, as every other error of the CLI (`-h` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (`{self.prog} -h` for help)\n")
+
+
+class _CommandParser(_Parser):
     """A command's parser: its options may come before, between or after its positionals
     (argparse alone fills optional positionals with nothing at the first option)."""
 
@@ -995,7 +1002,7 @@ def _option(parser: argparse.ArgumentParser, dest: str) -> argparse.Action:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
+    parser = _Parser(prog="nardy", description="Rules engine for long nardy and short nardy (backgammon).")
     parser.add_argument("--version", action="version", version=f"nardy {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser)
 
