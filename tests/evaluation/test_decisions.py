@@ -32,9 +32,9 @@ def test_the_shipped_nets_error_rate_stays_within_its_bound(variant: str) -> Non
 @pytest.mark.parametrize("variant", ["short", "long"])
 def test_the_move_filter_keeps_the_rolled_out_best_play(variant: str) -> None:
     # The candidates come from the 0-ply choices of the nets shipped when the files were made;
-    # the shipped nets rank differently, and the filter drops the rolled-out best play in 0.25%
-    # (short) and 0.45% (long) of the whole files, never on this subsample where a kept play
-    # loses more than 0.02 (8 plays within 0.16: 1.3% and 2.3% of the files).
+    # the shipped judges rank differently, and the filter drops the rolled-out best play in 0.20%
+    # (short) and 0.43% (long) of the whole files, never on this subsample where a kept play
+    # loses more than 0.02 (8 plays within 0.16: 1.0% and 2.3% of the files).
     decisions = error_rate.load(variant, limit=SUBSAMPLE)
     found = error_rate.filter_misses(decisions, PRUNE_KEEP, PRUNE_WINDOW)
     assert found["missed"] <= 0.002 and found["costly"] == 0, found
