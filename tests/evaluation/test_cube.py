@@ -297,9 +297,8 @@ def test_decide_refuses_a_finished_game_and_a_state_with_no_decision_to_make(cap
         decide(over, MONEY)
     assert run_cli("hint", "short", ",".join(map(str, over.view()))) == (2, "")
     assert "the game is over" in capsys.readouterr().err
-    for state, message in ((MatchState(game_state=2), r"game being played \(game_state=1\), not game_state=2 \(over\)"),
-                           (MatchState(game_state=0), r"not game_state=0 \(no game\)"),
-                           (MatchState(double_offered=True, turn=0), r"double_offered=True"),
+    for state, message in ((MatchState(game_state=2), r"game being played, not game_state=2 \(over\)"),
+                           (MatchState(game_state=3), r"not game_state=3 \(resigned\)"),
                            (MatchState(resignation=2), r"resignation pending \(resignation=2\)")):
         with pytest.raises(InvalidArgumentError, match=message):
             decide(START, state)
@@ -309,6 +308,11 @@ def test_decide_refuses_a_finished_game_and_a_state_with_no_decision_to_make(cap
             rollout(START, state, 10)
     with pytest.raises(InvalidArgumentError, match=r"before the roll; the match state has 3-1 rolled"):
         rollout(START, MatchState(dice=(3, 1)), 36)  # as decide refuses it
+    # gnubg's "no game" (Backgammon Studio's IDs of openings) and a double offered (a gnubg or
+    # XG take decision: the doubler's decision, take / pass included) are decided as before
+    plain = decide(START, MatchState())
+    for state in (MatchState(game_state=0), MatchState(double_offered=True, turn=0)):
+        assert decide(START, state) == plain
 
 
 def test_position_class_refuses_what_is_not_a_short_position() -> None:

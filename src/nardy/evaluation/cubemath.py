@@ -454,15 +454,14 @@ _GAME_STATES = ("no game", "playing", "over", "resigned", "dropped")  # MatchSta
 
 
 def before_roll(state: MatchState) -> MatchState:
-    """A checked `state` a cube decision can be made in: a game being played, no double offered
-    nor resignation pending, no dice rolled yet, and a Crawford flag only where a side needs one point."""
+    """A checked `state` a cube decision can be made in: a game not over (gnubg's "no game", 0,
+    is taken as one about to be played, as Backgammon Studio's IDs state an opening), no
+    resignation pending, no dice rolled yet, and a Crawford flag only where a side needs one
+    point. A double offered is the doubler's decision (what `decide` gives: its take / pass too)."""
     state = checked_state(state)
-    if state.game_state != 1:
-        raise InvalidArgumentError(f"a cube decision is made in a game being played (game_state=1), not "
+    if state.game_state > 1:
+        raise InvalidArgumentError(f"a cube decision is made in a game being played, not "
                                    f"game_state={state.game_state} ({_GAME_STATES[state.game_state]})")
-    if state.double_offered:
-        raise InvalidArgumentError("a cube decision comes before a double; the match state has one offered "
-                                   "(double_offered=True): the other side takes or passes")
     if state.resignation:
         raise InvalidArgumentError(f"the match state has a resignation pending (resignation={state.resignation}): "
                                    "no cube decision until it is answered")
