@@ -70,10 +70,10 @@ DATA = Path(__file__).parent / "data"
 NETS: dict[str, nets.Net] = {}   # --nets: the nets judging in place of the shipped ones
 
 
-def net_of(variant: Any) -> nets.Net:
-    """The net that plays and judges a variant: `--nets`' or the shipped one."""
+def net_of(variant: Any) -> nets.Net | nets.NetSet:
+    """The net that plays and judges a variant: `--nets`' or the shipped judge (`default_judge`)."""
     name = variant if isinstance(variant, str) else variant.value
-    return NETS.get(name) or nets.default_net(name)
+    return NETS.get(name) or nets.default_judge(name)
 
 
 def command_line() -> str:

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import per_item
 from nardy import Position, Rules, batch
-from nardy.evaluation.net import Net, default_net, rank
+from nardy.evaluation.net import Net, default_judge, default_net, rank
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +30,13 @@ def afterstates(corpus):
 @pytest.mark.parametrize("kind", ["contact", "race"])
 @pytest.mark.parametrize("variant", ["long", "short"])
 def test_forward(benchmark, afterstates, variant: str, kind: str) -> None:
+    """The shipped judge (`default_judge`: the net and, for the races, its race net)."""
     benchmark.group = "eval-forward"
-    net: Net = default_net(variant)
+    judge = default_judge(variant)
     rows = afterstates[variant, kind]
-    out = benchmark(net.forward, rows, after=True)
+    out = benchmark(judge.forward, rows, after=True)
     assert out.shape == (len(rows), 5) and np.isfinite(out).all()
-    per_item(benchmark, len(rows), hidden=net.hidden)
+    per_item(benchmark, len(rows), hidden=default_net(variant).hidden)
 
 
 @pytest.mark.parametrize("hidden", [64, 128, 256])

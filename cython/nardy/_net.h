@@ -13,7 +13,7 @@
  * e of the 4 + 28 in `keep` (bit e), its value times `rows` row e: the units 96, 97, 194, 195
  * (nardy_net_extras; short nardy keeps the two bars, whose rows the caller also folds the bar's
  * share of pips and timing into) and the expert inputs that are not such sums. A pair of nets
- * (nardy.eval.NetSet, one hidden size) is one pass: each board is judged by the tables of its
+ * (nardy.evaluation.net.NetSet, one hidden size) is one pass: each board is judged by the tables of its
  * phase, the contact input deciding (the expert inputs are then computed for every board).
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from benchmarks import error_rate, make_decisions
-from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, default_net
+from nardy.evaluation.net import PRUNE_KEEP, PRUNE_WINDOW, default_judge, default_net
 
 SUBSAMPLE = 500   # the first decisions of each file (the files interleave contact and race)
 # the shipped nets' 0-ply loss per move (mp) on the subsample when the bound was recorded, and the
@@ -121,4 +121,4 @@ def test_make_decisions_can_play_and_judge_with_other_nets(tmp_path, monkeypatch
     make_decisions.main(["run", "--work", str(tmp_path / "w"), "--limit", "1", "--nets", str(tmp_path)])
     assert make_decisions.net_of("short").meta == {"mine": "short"}
     make_decisions.main(["run", "--work", str(tmp_path / "v"), "--limit", "1"])
-    assert make_decisions.net_of("long") is default_net("long")
+    assert make_decisions.net_of("long") is default_judge("long")

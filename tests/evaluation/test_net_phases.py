@@ -94,7 +94,8 @@ def test_a_net_set_judges_each_board_by_its_phase(variant: str, sizes: tuple[int
     b = Net.initial(variant, sizes[1], seed=2, inputs=race_inputs, phase="race")
     both = NetSet(a, b)
     try:
-        _hooks.use_net_avx2(simd)
+        if not _hooks.use_net_avx2(simd) and simd:
+            pytest.skip("this CPU has no AVX2 loops to test")
         for after in (False, True):
             out = both.forward(rows, after=after)
             assert np.array_equal(out[touching], a.forward(rows[touching], after=after))

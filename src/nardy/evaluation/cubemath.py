@@ -486,10 +486,20 @@ def checked_probabilities(probabilities: Any) -> tuple[float, float, float, floa
         raise InvalidArgumentError(f"probabilities must be five numbers in 0..1 (win, win gammon, win backgammon, "
                                    f"lose gammon, lose backgammon), got {quoted(probabilities)}")
     win, wg, wbg, lg, lbg = (min(max(v, 0.0), 1.0) for v in values)
-    if wg > win + 1e-6 or wbg > wg + 1e-6 or lg > 1 - win + 1e-6 or lbg > lg + 1e-6:
-        raise InvalidArgumentError(f"probabilities {values} are inconsistent: backgammons are within gammons, "
-                                   "gammons within the wins (or losses) they count")
+    if inconsistent(np.array([[win, wg, wbg, lg, lbg]]))[0]:
+        raise InvalidArgumentError(f"probabilities {values} are {INCONSISTENT}")
     return win, wg, wbg, lg, lbg
+
+
+INCONSISTENT = "inconsistent: backgammons are within gammons, gammons within the wins (or losses) they count"
+
+
+def inconsistent(rows: Any) -> Any:
+    """For each row of (m, 5) probabilities, whether a backgammon exceeds its gammon or a gammon
+    its wins (losses), beyond float32 rounding (1e-6)."""
+    win, wg, wbg, lg, lbg = np.asarray(rows, np.float64).T
+    slack = 1e-6
+    return (wg > win + slack) | (wbg > wg + slack) | (lg > 1 - win + slack) | (lbg > lg + slack)
 
 
 _FIELDS = tuple(f.name for f in fields(MatchState))

@@ -5,10 +5,10 @@
     python -m nardy.evaluation.distill short --positions 1000000 --phase race --out short-race.npz
 
 TD self-play (`nardy.evaluation.training`) fits a net to the net's own later values, so its 0-ply
-errors become its targets and it stalls. Here a teacher net (the shipped net unless `--teacher`)
-labels positions with its probabilities `--ply` rolls ahead (`net.lookahead`: each of the other
-side's 21 rolls answered by its best play, exact where the game is over or the bear-off table
-answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
+errors become its targets and it stalls. Here a teacher net (the shipped net, `default_net`,
+unless `--teacher`) labels positions with its probabilities `--ply` rolls ahead
+(`net.lookahead`: each of the other side's 21 rolls answered by its best play, exact where the
+game is over or the bear-off table answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
 units) takes Adam steps on the cross-entropy of its five outputs against those labels: the
 0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
 are instead the mean outcomes of TRIALS games of the teacher's 0-ply play from each position
@@ -78,8 +78,6 @@ def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float =
               phase: str = "any", progress: Progress | None = None) -> Boards:
     """`count` positions (side on roll) of the net's greedy self-play, a random play at a share
     `explore` of the moves, only those `judged_by_net` and of `phase`, in the order they were met."""
-    if phase not in PHASES:
-        raise InvalidArgumentError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
     env = VectorEnv(rules, parallel, seed=seed)
     env.reset()
     rng = np.random.default_rng([seed, 1])
@@ -233,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="label by TRIALS games of the teacher's play instead")
     parser.add_argument("--horizon", type=int,
                         help="with --rollouts: plies before the teacher judges (default 10; 0: none)")
-    parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net)")
+    parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net, without its race net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
     parser.add_argument("--phase", choices=PHASES, default="any",
@@ -279,7 +277,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{back}epoch {epoch}: loss {train_loss:.5f}, held out {test_loss:.5f}; wrote {args.out}", file=sys.stderr)
         if args.log:
             with open(args.log, "a") as f:
-                f.write(json.dumps({"epoch": epoch, "loss": train_loss, "holdout": test_loss, "time": time.time()}) + "\n")
+                held = None if test_loss != test_loss else test_loss   # (no holdout: NaN, not JSON)
+                f.write(json.dumps({"epoch": epoch, "loss": train_loss, "holdout": held, "time": time.time()},
+                                   allow_nan=False) + "\n")
 
     def body() -> None:
         check_whole(args.positions, "--positions", 1)

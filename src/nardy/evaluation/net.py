@@ -51,7 +51,8 @@ from ..position import Position
 from ..rules import Rules, Variant, rules_for
 from ..status import Status, describe
 from . import bearoff, folding
-from .cubemath import play_equity, raw_equity as raw_equity, swap_sides as swap_sides  # (their home: no net needed)
+from .cubemath import INCONSISTENT, inconsistent, play_equity, raw_equity as raw_equity, \
+    swap_sides as swap_sides  # (their home: no net needed)
 
 if TYPE_CHECKING:
     from ..formats.ids import MatchState
@@ -409,11 +410,11 @@ def _shipped(name: str) -> Net | None:
     """The net file nets/NAME.npz of the package (loaded once per process), None if none ships."""
     if name not in _NETS:
         source = resources.files("nardy.evaluation") / "nets" / f"{name}.npz"
-        if not source.is_file():
-            _NETS[name] = None
-        else:
+        loaded = None
+        if source.is_file():
             with resources.as_file(source) as path:
-                _NETS[name] = Net.load(path)
+                loaded = Net.load(path)
+        _NETS.setdefault(name, loaded)   # (two threads' first calls keep one net)
     return _NETS[name]
 
 
@@ -431,7 +432,7 @@ def default_judge(variant: Variant | str) -> Net | NetSet:
     variant = Variant.parse(variant)
     if variant not in _JUDGES:
         race = _shipped(f"{variant.value}-race")
-        _JUDGES[variant] = default_net(variant) if race is None else NetSet(default_net(variant), race)
+        _JUDGES.setdefault(variant, default_net(variant) if race is None else NetSet(default_net(variant), race))
     return _JUDGES[variant]
 
 
@@ -470,14 +471,11 @@ def _probabilities(probs: Any) -> Floats:
         i = int(np.flatnonzero(bad)[0])
         where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
         raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: each is a number in 0..1")
-    win, wg, wbg, lg, lbg = rows.T
-    slack = 1e-6   # (float32 outputs made consistent, then rounded)
-    bad = (wg > win + slack) | (wbg > wg + slack) | (lg > 1 - win + slack) | (lbg > lg + slack)
+    bad = inconsistent(rows)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
-        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are inconsistent: backgammons are within "
-                                   "gammons, gammons within the wins (or losses) they count")
+        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are {INCONSISTENT}")
     return p
 
 
