@@ -509,10 +509,7 @@ def _cube_state(text: str | None, rules: Rules, position: Position, jacoby: str 
     if jacoby is not None and not state.match_length and state.jacoby != rules.jacoby:
         raise InvalidArgumentError(f"--jacoby {jacoby} contradicts {text!r}, a money game "
                                    f"{'with' if state.jacoby else 'without'} the Jacoby rule")
-    if state.dice is not None:
-        d1, d2 = max(state.dice), min(state.dice)
-        raise InvalidArgumentError(f"{text!r} has {d1}-{d2} rolled, and the cube decision comes before the roll: "
-                                   f"give the dice ({d1} {d2}) to rank the plays")
+    _refuse_rolled(text, rules, "the cube decision comes")
     return state
 
 

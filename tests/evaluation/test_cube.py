@@ -331,4 +331,4 @@ def test_cli_cube_hint_keeps_jacoby_and_refuses_rolled_dice(capsys) -> None:
     code, text = run_cli("hint", "short", "4HPwATDgc/ABMA:QYkqASAAIAAE")  # 5-2 rolled
     assert code == 2 and "has 5-2 rolled, and the cube decision comes before the roll" in capsys.readouterr().err
     code, text = run_cli("hint", "short", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
-    assert code == 2 and "give the dice (5 2)" in capsys.readouterr().err
+    assert code == 2 and "to rank the plays of 5-2: nardy hint short 'XGID=" in capsys.readouterr().err

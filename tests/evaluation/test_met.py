@@ -166,7 +166,7 @@ def test_the_public_functions_refuse_bad_arguments_with_nardys_error() -> None:
         "mwc is a match-winning chance in 0..1, got -0.1": lambda: met.equity(-0.1, match),
         "a Crawford game (crawford=True) is one where a side needs one point, not 3-away 5-away":
             lambda: Score(3, 5, True),
-        "covers matches up to 25 points, not the Score 30-away 5-away": lambda: Score(30, 5, False),
+        "covers matches up to 25 points, not a score 30-away 5-away": lambda: Score(30, 5, False),
         "starts (or None, a roll-off) is True or False, got 'yes'": lambda: met.LONG.mwc(3, 5, starts="yes"),
         "mwc() takes whole numbers of points away, got '3' and 5": lambda: met.LONG.mwc("3", 5),  # type: ignore[arg-type]
     }

@@ -196,9 +196,7 @@ class Score:
                                        f"{quoted(self.crawford)} and {quoted(self.me)}")
         if not isinstance(self.table, MatchEquityTable):
             raise InvalidArgumentError(f"a Score's table is a MatchEquityTable, got {quoted(self.table)}")
-        if max(self.away, self.opp_away) > self.table.length:
-            raise InvalidArgumentError(f"the MET {self.table.name!r} covers matches up to {self.table.length} points, "
-                                       f"not the Score {self.away}-away {self.opp_away}-away")
+        _settled(self.table, self.away, self.opp_away)   # (a score beyond the table's length: refused)
         if self.crawford and 1 not in (self.away, self.opp_away):
             raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, "
                                        f"not {self.away}-away {self.opp_away}-away")
