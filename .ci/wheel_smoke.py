@@ -15,7 +15,10 @@ site = Path(nardy.__file__).resolve().parent
 assert "site-packages" in site.parts, f"nardy imported from {site}, not from the installed wheel"
 assert nardy.BACKEND == "cython", nardy.BACKEND
 assert list(site.glob("_core*.so")), "the wheel has no compiled core"
-assert sorted(p.name for p in (site / "evaluation" / "nets").glob("*.npz")) == ["long.npz", "short.npz"], "no shipped nets"
+shipped = sorted(p.name for p in (site / "evaluation" / "nets").glob("*.npz"))
+assert shipped == ["long-race.npz", "long.npz", "short-race.npz", "short.npz"], f"the shipped nets: {shipped}"
+from nardy.evaluation.net import NetSet, default_judge  # noqa: E402
+assert all(isinstance(default_judge(v), NetSet) for v in ("long", "short")), "the judge is not the shipped pair"
 
 start = Position.start("short")
 moves = start.legal_moves((6, 5))
