@@ -466,16 +466,12 @@ def _probabilities(probs: Any) -> Floats:
                                    f"got shape {p.shape} of {p.dtype}")
     p = p.astype(np.float64, copy=False)
     rows = p.reshape(-1, len(OUTPUTS))
-    bad = ~((rows >= -1e-9) & (rows <= 1 + 1e-9)).all(axis=1)  # (NaN fails both; the slack is rounding's)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
-        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are not probabilities: each is a number in 0..1")
-    bad = inconsistent(rows)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
-        raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are {INCONSISTENT}")
+    out_of_range = ~((rows >= -1e-9) & (rows <= 1 + 1e-9)).all(axis=1)  # (NaN fails both; the slack is rounding's)
+    for bad, what in ((out_of_range, "not probabilities: each is a number in 0..1"), (inconsistent(rows), INCONSISTENT)):
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            where = f"[{', '.join(str(k) for k in np.unravel_index(i, p.shape[:-1]))}]" if p.ndim > 1 else ""
+            raise InvalidArgumentError(f"probs{where} {rows[i].tolist()} are {what}")
     return p
 
 
