@@ -7,7 +7,7 @@ import pytest
 from nardy import Position, Rules
 from nardy.evaluation.cube import decide
 from nardy.evaluation.cubeful import rollout
-from nardy.errors import InvalidArgumentError
+from nardy.errors import GameOverError, InvalidArgumentError
 from nardy.formats.ids import MatchState
 from nardy.position import position_from_id
 
@@ -86,6 +86,14 @@ def test_errors() -> None:
         rollout(START, MatchState(), 0)
     with pytest.raises(InvalidArgumentError, match="MatchEquityTable"):
         rollout(START, MatchState(match_length=7), 10, met="Kazaross")
+
+
+def test_a_finished_game_is_game_over_as_for_decide() -> None:
+    over = Position.from_points("short", white={}, black={6: 1}, own_numbers=True)
+    with pytest.raises(GameOverError, match="the game is over in .*nothing to roll out"):
+        rollout(over, MatchState(), 10)
+    with pytest.raises(GameOverError, match="the game is over"):
+        decide(over, MatchState())
 
 
 def test_more_games_than_memory_holds_are_refused_up_front(capsys) -> None:

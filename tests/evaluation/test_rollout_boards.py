@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import InvalidArgumentError, InvalidPositionError, Position, Rules, batch
+from nardy import GameOverError, InvalidArgumentError, InvalidPositionError, Position, Rules, batch
 from nardy.evaluation.net import default_net, lookahead, swap_sides
 from nardy.evaluation.rollout import rollout, rollout_boards
 
@@ -104,8 +104,10 @@ def test_an_invalid_or_finished_board_is_refused_by_row() -> None:
     with pytest.raises(InvalidPositionError, match="row 1"):
         rollout_boards(bad, variant="short")
     over = Position.from_points("short", white={}, black={6: 1}, own_numbers=True)
-    with pytest.raises(InvalidArgumentError, match="row 0 is a finished game"):
+    with pytest.raises(GameOverError, match="row 0 is a finished game"):
         rollout_boards([over], 4)
+    with pytest.raises(GameOverError, match="the game is over in .*nothing to roll out"):
+        rollout(over, 4)
 
 
 def test_threads_beyond_the_chunks_cost_no_memory() -> None:

@@ -34,7 +34,7 @@ import numpy as np
 from .. import batch
 from .cube import net_cube_action
 from .cubemath import Cube, cube_of, cubeful_values, efficiencies, equity_from_mwc, leaf_values, state_for
-from ..errors import InvalidArgumentError, check_flag, check_whole, quoted
+from ..errors import GameOverError, InvalidArgumentError, check_flag, check_whole, quoted
 from .net import NetSet, ROLL_WEIGHTS, ROLLS, Net, evaluate_boards, finished_rows, net_for, net_move, raw_equity, \
     segment_argmax
 from .met import MatchEquityTable
@@ -86,7 +86,7 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
     if rules.variant is not Variant.SHORT or not rules.cube:
         raise InvalidArgumentError("a cubeful rollout is for short nardy played with the cube")
     if position.is_game_over():
-        raise InvalidArgumentError("the game is over in this position")
+        raise GameOverError(f"the game is over in {position!r}: nothing to roll out")
     root = cube_of(state_for(position, state, met, cube_decision=True), met)  # it starts with a cube decision
     net = net_for(net, rules)
     rng = np.random.default_rng(seed)

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from .. import batch, _backend as engine
 from ..play import distributed
-from ..errors import InvalidArgumentError, check_flag, check_whole
+from ..errors import GameOverError, InvalidArgumentError, check_flag, check_whole
 from ..play.simulate import SimulationError
 from .net import (NetSet, OUTPUTS, ROLL_WEIGHTS, ROLLS, Net, boards_and_rules, evaluate_boards, finished_rows,
                   net_for, raw_equity, segment_argmax, swap_sides, won_outcomes)
@@ -87,7 +87,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
     rules = rules_for(position.variant, rules)
     net = net_for(net, rules)
     if position.is_game_over():
-        raise InvalidArgumentError("the game is over: nothing to roll out")
+        raise GameOverError(f"the game is over in {position!r}: nothing to roll out")
     start = np.frombuffer(position.to_bytes(), np.int8)
     sizes = [min(chunk_size, games - lo) for lo in range(0, games, chunk_size)]
     seeds = np.random.SeedSequence(seed).spawn(len(sizes))
@@ -256,7 +256,7 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
     net = net_for(net, rules)
     over = finished_rows(boards)
     if over.any():
-        raise InvalidArgumentError(f"row {int(np.flatnonzero(over)[0])} is a finished game: nothing to roll out")
+        raise GameOverError(f"row {int(np.flatnonzero(over)[0])} is a finished game: nothing to roll out")
     games = len(boards) * trials
     per_chunk = max(1, chunk_size // trials)
     lows = range(0, len(boards), per_chunk)
