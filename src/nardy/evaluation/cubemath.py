@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from .. import batch
 from ..errors import InvalidArgumentError, quoted
-from ..formats.ids import MatchState, check_state
+from ..formats.ids import MatchState, check_state, crawford_fits
 from ..position import Position
 from ..rules import Color, Rules, Variant
 from . import two_sided
@@ -465,7 +465,7 @@ def before_roll(state: MatchState) -> MatchState:
     if state.resignation:
         raise InvalidArgumentError(f"the match state has a resignation pending (resignation={state.resignation}): "
                                    "no cube decision until it is answered")
-    if state.crawford and state.match_length - 1 not in state.score:
+    if state.crawford and not crawford_fits(state.score, state.match_length):
         where = f"at {state.score[0]}-{state.score[1]} of {state.match_length}" if state.match_length else "in a money game"
         raise InvalidArgumentError(f"a Crawford game (crawford=True) is one where a side needs one point, not {where}")
     if state.dice is not None:

@@ -211,9 +211,15 @@ def _check_scores(score: tuple[int, int], length: int, playing: bool, fields: tu
             raise InvalidNotationError(f"{where}: field {name} = {points} is beyond the match length {length}")
 
 
+def crawford_fits(score: Sequence[int], length: int) -> bool:
+    """Whether a Crawford flag means something at `score` of a `length`-point match (0: money
+    play), as for gnubg: in a match, a side needing one point."""
+    return length > 0 and length - 1 in tuple(score)
+
+
 def _check_crawford(crawford: bool, score: tuple[int, int], length: int, field: str, where: str) -> None:
-    """A Crawford flag only where it means something, as for gnubg: in a match, a side needing one point."""
-    if crawford and not (length and length - 1 in score):
+    """A Crawford flag only where it `crawford_fits`."""
+    if crawford and not crawford_fits(score, length):
         at = f"at {score[0]}-{score[1]} of {length}" if length else "in a money game"
         raise InvalidNotationError(f"{where}: field {field} says Crawford game {at}; a Crawford game is one "
                                    f"where a side needs one point")
