@@ -9,8 +9,8 @@ minus the played one's (a play that was not rolled out: the conservative loss st
 see benchmarks/make_decisions.py). Reported per phase (contact, race): the mean loss per move in
 millipoints (thousandths of a point) and the share of moves losing more than 0.04, 0.08 and 0.16
 (gnubg's doubtful, bad and very bad). Judges: `net` (the shipped net at each of `--plies`, through
-`nardy.eval.rank`), the nets of `--nets` (files `Net.save` wrote, each on its own variant's decisions)
-at the same plies, and for short nardy `pubeval` and `gnubg` (GNU Backgammon's 0-ply), both
+`nardy.evaluation.net.rank`), the nets of `--nets` (files `Net.save` wrote, each on its own variant's
+decisions) at the same plies, and for short nardy `pubeval` and `gnubg` (GNU Backgammon's 0-ply), both
 from the `gnubg-nn` wheel when it is installed (an oracle only: its choices are never stored).
 """
 
@@ -150,7 +150,7 @@ def marks(decisions: list[Decision], ply: int, mark: float = THRESHOLDS[0]) -> d
 
 def filter_misses(decisions: list[Decision], keep: int, window: float) -> dict[str, float]:
     """How often a move filter (the best `keep` 0-ply plays within `window` of the best, as
-    `nardy.eval.rank` prunes before its lookahead) drops the rolled-out best play: the share of
+    `nardy.evaluation.net.rank` prunes before its lookahead) drops the rolled-out best play: the share of
     decisions, the share where every play kept loses more than 0.02 by the rollouts, and the
     mean number of plays kept."""
     missed = costly = kept = 0

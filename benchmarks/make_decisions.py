@@ -9,7 +9,7 @@ What is done, per variant (seeded: the same seed gives the same files):
 1. **Positions**: games of self-play by the shipped net (or `--nets DIR`'s) at 0 ply, each play's equity perturbed by
    N(0, NOISE) noise before the best is taken (for variety); each ply of each game is kept as a
    decision with probability KEEP if its roll has at least two distinct results. A decision is
-   "contact" (`nardy.eval.contact`) or "race" (the others, except those where both sides are home:
+   "contact" (`nardy.evaluation.net.contact`) or "race" (the others, except those where both sides are home:
    the bear-off table answers them exactly, no net is judged there).
 2. **Candidates**: every play's 0-ply equity; 1 ply for the WIDE best (within WIDE_WINDOW of the
    0-ply best); 2 ply for the 1-ply best POOL. The candidates are the 0-, 1- and 2-ply choices and

@@ -12,7 +12,7 @@ game counts, so luck cancels. Prints points per game for the net with its standa
 (over game pairs). pubeval and gnubg come from the `gnubg-nn` wheel
 (short nardy only); greedy plays the fewest pips left, random a uniform play, net the 0-ply play
 of `--against` (default: the shipped net). `--race NET` pairs the net with a race net (a
-`nardy.eval.NetSet`; `--against-race` the same for the opponent). `--ply N` plays nardy's side
+`nardy.evaluation.net.NetSet`; `--against-race` the same for the opponent). `--ply N` plays nardy's side
 with `rank(..., ply=N)` (the lookahead of analysis) instead of its batched 0-ply choice.
 """
 

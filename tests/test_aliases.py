@@ -89,7 +89,8 @@ def test_simulate_stays_the_function_and_its_module_imports() -> None:
 
 def test_the_old_training_command_runs() -> None:
     out = subprocess.run([sys.executable, "-m", "nardy.training", "--help"], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.startswith("usage: python -m nardy.training"), out.stderr
+    usage = "usage: python -m nardy.evaluation.training"
+    assert out.returncode == 0 and out.stdout.startswith(usage), out.stderr
     assert "nardy.evaluation.training" in out.stderr  # the deprecation, on stderr
 
 

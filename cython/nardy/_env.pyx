@@ -1,4 +1,4 @@
-"""N games at once in the compiled core: the state of nardy.env's batched environment and its
+"""N games at once in the compiled core: the state of nardy.play.env's batched environment and its
 step, without the GIL, and the feature encodings of whole batches of boards.
 
 Game slot i keeps one row of 28 int8 (its board in the mover's view, then the dice rolled for
@@ -43,7 +43,7 @@ OBSERVATION_FEATURES = FEATURES + DICE_UNITS
 
 
 cdef class Games:
-    """The state of `n` game slots and the afterstates of their turns (nardy.env.VectorEnv's core)."""
+    """The state of `n` game slots and the afterstates of their turns (nardy.play.env.VectorEnv's core)."""
 
     cdef rules_t rules
     cdef bint koks, opening_dice
@@ -56,7 +56,7 @@ cdef class Games:
     cdef gen_t g
     cdef bitgen_t** rngs
     cdef list generators
-    # the state, read (never written) by nardy.env
+    # the state, read (never written) by nardy.play.env
     cdef readonly object state, colors, starters, plies, last_roll
     # what the last step did: the afterstates played, rewards, ends
     cdef readonly object chosen, rewards, terminated, truncated, winners, points, lengths
@@ -365,7 +365,7 @@ for _n in range(16):
 
 
 cdef void encode_row(const int8_t* b, int variant, bint on_roll, float* out) noexcept nogil:
-    """One board's 198 units (nardy.env.encode documents them), written over out[0:198]."""
+    """One board's 198 units (nardy.play.env.encode documents them), written over out[0:198]."""
     cdef int p, n, q, mine = 0, theirs = 0
     cdef float* us = out
     cdef float* them = out + SIDE

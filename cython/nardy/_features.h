@@ -1,4 +1,4 @@
-/* The evaluator's expert inputs (nardy.eval, docs/evaluator-inputs.md): 28 numbers a board,
+/* The evaluator's expert inputs (nardy.evaluation.net, docs/evaluator-inputs.md): 28 numbers a board,
  * computed from the board alone, for the side on roll ("us") and the other side ("them").
  *
  * Each side S is seen in its own point numbers (q = 1..24, moving from 24 towards 1; in short

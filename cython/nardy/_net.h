@@ -1,12 +1,12 @@
-/* The evaluator's forward pass (nardy.eval): one hidden layer over TD-Gammon's 198 units and,
+/* The evaluator's forward pass (nardy.evaluation.net): one hidden layer over TD-Gammon's 198 units and,
  * for an expert net, the 28 inputs of _features.h.
  *
- * The units are those of nardy.env.encode for the side on roll: with `flip` 0 the board's
+ * The units are those of nardy.play.env.encode for the side on roll: with `flip` 0 the board's
  * positive side is on roll (a position before its move), with `flip` 1 its negative side (an
  * afterstate: the mover has moved and the other side is to roll), exactly encode(flip(board)).
  * They are never materialised. Every input that is a sum over the points of something of one
  * point's count (a point's four units, the borne-off and head units, pips, blots, timing, ...)
- * is folded by the caller (nardy.eval.Net) into `points`: for each side (us, them), own point
+ * is folded by the caller (nardy.evaluation.net.Net) into `points`: for each side (us, them), own point
  * q = 1..24 and count n = 1..15 the sum of the weight rows that point adds (row
  * 1 + (side * 24 + q - 1) * 15 + n - 1; row 0 is zeros, for an empty point), and the constant
  * parts into `bias`. The hidden layer is then `bias` plus one row per point plus, for each input

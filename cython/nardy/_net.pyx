@@ -1,7 +1,7 @@
-"""The evaluator's forward pass over whole batches of boards, without the GIL (nardy.eval).
+"""The evaluator's forward pass over whole batches of boards, without the GIL (nardy.evaluation.net).
 
 The loops are in _net.h: each board's TD-Gammon units are read straight off its row (never
-materialised): one precomputed weight row per point and count (nardy.eval.Net folds into it every
+materialised): one precomputed weight row per point and count (nardy.evaluation.net.Net folds into it every
 input that is a sum over the points), the rows of the other inputs in use, one softsign hidden
 layer, five logistic outputs.
 """
@@ -45,7 +45,7 @@ def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, float[:, ::
     second the races. points is (POINT_ROWS, hidden), rows (INPUT_ROWS, hidden): those of the
     units 96, 97, 194, 195 and the expert inputs, read where `keep` has bit e; bias (hidden,),
     w2 (5, hidden), b2 (5,), one hidden size for both; the caller checks the shapes
-    (nardy.eval.Net does)."""
+    (nardy.evaluation.net.Net does)."""
     cdef nardy_net_t t[2]
     cdef const float[:, ::1] points, rows, w2
     cdef const float[::1] bias, b2

@@ -1,4 +1,4 @@
-"""Cubeful rollouts (`nardy.cubeful.rollout`): games played out with the net's cube decisions."""
+"""Cubeful rollouts (`nardy.evaluation.cubeful.rollout`): games played out with the net's cube decisions."""
 
 from __future__ import annotations
 

@@ -534,7 +534,7 @@ def test_a_net_of_the_wrong_kind_or_variant_and_a_wrong_variant_are_refused():
         evaluate([long_start], rules=Rules("short"))  # an InvalidArgumentError before, beside the line above
     for call in (lambda: evaluate(long_start, net="abc"), lambda: rollout(long_start, 10, net="x"),
                  lambda: NetPolicy("long", "x"), lambda: rank(long_start, (3, 1), net=5)):
-        with pytest.raises(InvalidArgumentError, match="net must be a nardy.eval.Net"):
+        with pytest.raises(InvalidArgumentError, match="net must be a nardy.evaluation.net.Net"):
             call()
     with pytest.raises(InvalidArgumentError, match="a short nardy net cannot judge long nardy positions"):
         evaluate(long_start, net=default_net("short"))

@@ -1,4 +1,4 @@
-"""`python -m nardy.training`: bad arguments refused before any training, Ctrl-C, a tiny run."""
+"""`python -m nardy.evaluation.training`: bad arguments refused before any training, Ctrl-C, a tiny run."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def no_training(monkeypatch):
 
 def one_error(capsys) -> str:
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("nardy.training: error: "), err
+    assert err.count("\n") == 1 and err.startswith("nardy.evaluation.training: error: "), err
     return err
 
 
@@ -72,7 +72,7 @@ def test_an_interrupt_is_one_line_and_exit_130(tmp_path, capsys, monkeypatch):
 
     monkeypatch.setattr(training, "train", interrupted)
     assert training.main(TINY + ["--out", str(tmp_path / "x.npz")]) == 130
-    assert capsys.readouterr().err == "nardy.training: interrupted\n"
+    assert capsys.readouterr().err == "nardy.evaluation.training: interrupted\n"
     assert list(tmp_path.iterdir()) == []
 
 

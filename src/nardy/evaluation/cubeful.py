@@ -5,7 +5,7 @@ roll deciding first, at the score and cube of `state` (a `notation.MatchState`).
 before the roll, the side on roll doubles when its 0-ply cube decision says so (`nardy.cube`'s
 arithmetic on the net's probabilities: double when double/take and double/pass are both worth
 at least no double) and the other side takes or passes the same way; a pass ends the game.
-The plays are the net's 0-ply cubeless choices, as in `nardy.rollout`. All games move at once:
+The plays are the net's 0-ply cubeless choices, as in `nardy.evaluation.rollout`. All games move at once:
 one move generation and one evaluation per ply for the live games, the cube decisions for each
 cube state the games are in. Dice come from numpy's PCG64 seeded by `seed`.
 

@@ -20,7 +20,7 @@ The positions come from the teacher's greedy 0-ply self-play, a random play at a
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
 (games over, the bear-off table's) are left out; with `--phase race` (or `contact`) only the
 positions of that phase are kept and the student becomes a net of that phase, one of a
-`nardy.eval.NetSet`. A share `--holdout` is kept aside and its loss
+`nardy.evaluation.net.NetSet`. A share `--holdout` is kept aside and its loss
 reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
 once: a later command with the same file fits again without labelling. The net is written after
 every epoch, its meta holding this command and, under "previous", the commands that made the

@@ -77,7 +77,7 @@ Floats = npt.NDArray[np.float64]
 class Net:
     """A trained evaluator: w1 (units, hidden), b1 (hidden,), w2 (5, hidden), b2 (5,) float32.
 
-    `inputs`: "td198" (TD-Gammon's 198 units, `nardy.env.encode`) or "expert" (those and the 28
+    `inputs`: "td198" (TD-Gammon's 198 units, `nardy.play.env.encode`) or "expert" (those and the 28
     expert inputs of docs/evaluator-inputs.md, 226 rows of w1). `phase`: the positions the net
     was trained for, "any", "contact" or "race" (see `NetSet`)."""
 
@@ -259,8 +259,8 @@ class NetSet:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.contact, Net) and isinstance(self.race, Net)):
-            raise InvalidArgumentError(f"a NetSet holds two nardy.eval.Net, got {quoted(self.contact)} and "
-                                       f"{quoted(self.race)}")
+            raise InvalidArgumentError(f"a NetSet holds two nardy.evaluation.net.Net, got "
+                                       f"{quoted(self.contact)} and {quoted(self.race)}")
         if self.contact.variant is not self.race.variant:
             raise InvalidArgumentError("a NetSet's nets judge one variant")
         if self.contact.phase not in ("contact", "any") or self.race.phase != "race":
@@ -442,7 +442,7 @@ def net_for(net: Net | NetSet | None, rules: Rules) -> Net | NetSet:
     if net is None:
         return default_judge(rules.variant)
     if not isinstance(net, (Net, NetSet)):
-        raise InvalidArgumentError(f"net must be a nardy.eval.Net or NetSet, got {quoted(net)}")
+        raise InvalidArgumentError(f"net must be a nardy.evaluation.net.Net or NetSet, got {quoted(net)}")
     if net.variant is not rules.variant:
         raise InvalidArgumentError(f"a {net.variant.value} nardy net cannot judge {rules.variant.value} nardy positions")
     return net

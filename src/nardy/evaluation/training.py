@@ -12,7 +12,7 @@ the same weights (on one machine; BLAS may sum in another order elsewhere).
 
 `--inputs expert` trains a net of TD-Gammon's units and the expert inputs
 (docs/evaluator-inputs.md); `--phase race --contact NET` a race net beside a fixed contact net
-(a `nardy.eval.NetSet`: the pair plays, only race positions are fitted).
+(a `nardy.evaluation.net.NetSet`: the pair plays, only race positions are fitted).
 
 Every `--checkpoint-every` games the net is saved (`OUT` with `.ckpt-<games>` before the
 suffix) and measured against the previous checkpoint and against random play; each line of
@@ -143,7 +143,7 @@ def train(rules: Rules, games: int, *, hidden: int = 64, seed: int = 1, parallel
     """A net trained on `games` games of self-play (see the module's docstring). With `lr_end`,
     Adam's step size falls geometrically from `lr` to `lr_end` over the games. With `phase="race"`
     the net trained is a race net: the moves and values of contact positions come from
-    `contact_net` (held fixed), and only race positions (`nardy.eval.contact` false) are fitted."""
+    `contact_net` (held fixed), and only race positions (`nardy.evaluation.net.contact` false) are fitted."""
     if (games < 1 or parallel < 1 or batch_size < 1 or not 0 <= lam <= 1 or not positive(lr)
             or (lr_end is not None and not positive(lr_end))):
         raise InvalidArgumentError(f"games, parallel, batch size >= 1, 0 <= lambda <= 1, lr and lr_end finite "
@@ -298,7 +298,8 @@ def one_blas_thread() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m nardy.training", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m nardy.evaluation.training",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("variant", choices=["long", "short"])
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--seed", type=int, default=1)
@@ -321,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     one_blas_thread()
     rules = Rules(args.variant)
-    command = "python -m nardy.training " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = "python -m nardy.evaluation.training " + " ".join(sys.argv[1:] if argv is None else argv)
     previous: list[Net] = []
     shown = [0.0]
 
@@ -372,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         meta = {"command": command, "games": int(before) + args.games}
         net.with_meta(meta).save(args.out)
 
-    code = run_reported("nardy.training", shown, body)
+    code = run_reported("nardy.evaluation.training", shown, body)
     if code == 0:
         print(f"\nwrote {args.out}", file=sys.stderr)
     return code
