@@ -717,7 +717,8 @@ def play_game(game: Any, human: Color, ask: Callable[[str], str], out: TextIO, p
                 continue
             if text.lower() in ("hint", "h"):
                 state = game.match_state() if at_score else None
-                for i, (move, eq, _) in enumerate(rank(game.position, dice, game.rules, ply=ply, state=state)[:5], 1):
+                ranked = rank(game.position, dice, game.rules, ply=ply, state=state, last_roll=game.last_roll)
+                for i, (move, eq, _) in enumerate(ranked[:5], 1):
                     print(f"  {i}. {str(move):<24} {eq:+.3f}", file=out)
                 continue
             try:

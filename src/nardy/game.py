@@ -322,6 +322,12 @@ class Game:
     def over(self) -> bool:
         return self.result is not None
 
+    @property
+    def last_roll(self) -> bool:
+        """Long nardy with last_roll_draw: the side on roll has its last roll (the other has borne
+        off all 15 first), a draw if it bears off its last checker too."""
+        return self._last_roll
+
     def match_state(self) -> MatchState:
         """The state GNU Backgammon's Match ID and XGID carry (short nardy: White is gnubg's player 1)."""
         position = self._started()

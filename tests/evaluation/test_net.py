@@ -712,3 +712,57 @@ def test_analyse_judges_at_two_ply_by_default_and_the_played_move_at_the_same_pl
 def test_rank_says_a_ply_given_in_place_of_the_rules_goes_by_keyword():
     with pytest.raises(InvalidArgumentError, match="third argument is the rules, got 1: give a lookahead as ply=1"):
         rank(Position.start("short"), (3, 1), 1)  # type: ignore[arg-type]
+
+
+def test_rank_judges_the_last_roll_by_its_outcome() -> None:
+    """Long nardy's last_roll_draw: the other side has borne off all 15; the play that bears off
+    the last checker draws (equity 0), the other loses, at every ply; without last_roll the
+    position is a finished game."""
+    from nardy import GameOverError
+
+    rules = Rules("long", last_roll_draw=True)
+    p = Position.from_points("long", white={}, black={2: 1, 1: 1}, turn="black", own_numbers=True)
+    for ply in (0, 1, 2):
+        ranked = rank(p, (2, 1), rules, ply=ply, last_roll=True)
+        assert [(str(m), e) for m, e, _ in ranked] == [("2/off 1/off", 0.0), ("2/off", -1.0)]
+        assert ranked[0][2].tolist() == [0.5, 0, 0, 0, 0] and ranked[1][2].tolist() == [0, 0, 0, 0, 0]
+    assert str(best_move(p, (2, 1), rules=rules, last_roll=True)) == "2/off 1/off"
+    with pytest.raises(GameOverError):
+        rank(p, (2, 1), rules)
+    with pytest.raises(InvalidArgumentError, match="last_roll"):
+        rank(p, (2, 1), rules, last_roll="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("human", [Color.WHITE, Color.BLACK])
+def test_the_net_plays_its_last_roll(human: Color) -> None:
+    """`nardy play long --last-roll-draw true` once stopped with "the game is over" where the net
+    had its last roll: net_move passes the game's last_roll. Seed 0 ends in a draw, after a last roll
+    (the human's or, the other way round, the net's)."""
+    import io
+
+    from nardy import Game
+    from nardy.cli import play_game
+    from nardy.evaluation.net import net_move
+
+    game = Game(Rules("long", last_roll_draw=True), seed=0)
+    game.roll_off()
+    last_rolls = []
+
+    def person(prompt: str) -> str:
+        last_rolls.append(game.last_roll)
+        return str(net_move(game))
+
+    out = io.StringIO()
+    play_game(game, human, person, out)
+    assert game.over and game.result.kind == "draw", out.getvalue()[-300:]
+    assert game.last_roll and not game.result.points
+    assert (True in last_rolls) == (human is not game.starter)  # the human's last roll, or the net's
+
+
+def test_net_move_says_what_to_call_first() -> None:
+    from nardy import Game
+    from nardy.evaluation.net import net_move
+
+    game = Game("short", seed=1)
+    with pytest.raises(InvalidArgumentError, match=r"the game has not started: call roll_off\(\)"):
+        net_move(game)

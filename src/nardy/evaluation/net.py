@@ -502,7 +502,8 @@ class Ranking(list):  # type: ignore[type-arg]
 
 
 def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *, ply: int = 0,
-         net: Net | NetSet | None = None, state: MatchState | None = None, include: Move | None = None) -> Ranking:
+         net: Net | NetSet | None = None, state: MatchState | None = None, include: Move | None = None,
+         last_roll: bool = False) -> Ranking:
     """Every legal play of `dice` with its equity and probabilities for the mover, best first
     (a `Ranking`: a list that also holds each play's afterstate and index in `legal_moves`).
 
@@ -514,7 +515,10 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     `state`, a `notation.MatchState` (the score, the cube), ranks by the equity at the score
     instead of the cubeless money equity (`nardy.cube.play_equity`: short nardy's cubeful 0-ply
     equity, long nardy's at its match equity table); the probabilities stay cubeless. A `state`
-    with dice rolled must have rolled `dice`.
+    with dice rolled must have rolled `dice`. `last_roll`: long nardy's last_roll_draw, the other
+    side has borne off all 15 (`Game.last_roll`): every play ends the game, and is judged by its
+    outcome, a draw (equity 0: probabilities half a win, no gammons) where it bears off the last
+    checker, else the loss (a mars where none is off), whatever the ply.
     """
     if not isinstance(position, Position):
         raise InvalidArgumentError(f"position must be a Position, got {type(position).__name__}")
@@ -527,18 +531,24 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
     value = None
     if state is not None:
         value = play_equity(position, state, rules)
-    moves, children = position._plays(dice, rules, None)  # legal_moves, with each result
+    if last_roll is not False:
+        last_roll = check_flag(last_roll, "last_roll")
+    moves, children = position._plays(dice, rules, None, last_roll)  # legal_moves, with each result
     if state is not None and state.dice is not None and sorted(state.dice) != sorted(int(d) for d in dice):
         raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict the match state's dice={state.dice}")
     after = np.frombuffer(b"".join(children), np.int8).reshape(-1, 26)
     probs = swap_sides(evaluate_boards(after, rules, net, after=True))
+    if last_roll:
+        ply = 0  # every play ends the game: nothing to look ahead at
+        drawn = batch.pips(after, rules.variant)[:, 0] == 0  # the mover's last checker off
+        probs[drawn] = (0.5, 0, 0, 0, 0)
     equities = raw_equity(probs) if value is None else value(probs, after)
     order = sorted(range(len(moves)), key=lambda i: -equities[i])
     extra = None  # include's place in children, checked at every ply
     if include is not None:
         if not isinstance(include, Move):
             raise InvalidArgumentError(f"include must be a Move, got {quoted(include)}")
-        made = position.apply(include, rules).pass_turn().to_bytes()   # its result, the mover's view
+        made = position.apply(include, rules, last_roll=last_roll).pass_turn().to_bytes()   # its result, the mover's view
         if made not in children:
             raise IllegalMoveError(f"{include} is not a play of {dice[0]}-{dice[1]}")
         extra = children.index(made)
@@ -559,9 +569,9 @@ def rank(position: Position, dice: Sequence[int], rules: Rules | None = None, *,
 
 
 def best_move(position: Position, dice: Sequence[int], ply: int = 0, rules: Rules | None = None, *,
-              net: Net | NetSet | None = None, state: MatchState | None = None) -> Move:
-    """The play `rank` puts first (`state`: at that match score and cube)."""
-    best: Move = rank(position, dice, rules, ply=ply, net=net, state=state)[0][0]
+              net: Net | NetSet | None = None, state: MatchState | None = None, last_roll: bool = False) -> Move:
+    """The play `rank` puts first (`state`: at that match score and cube; `last_roll`: as `rank`)."""
+    best: Move = rank(position, dice, rules, ply=ply, net=net, state=state, last_roll=last_roll)[0][0]
     return best
 
 
@@ -572,10 +582,12 @@ def net_move(game: Any, ply: int = 0, *, net: Net | NetSet | None = None, at_sco
     if not isinstance(game, Game):
         raise InvalidArgumentError(f"net_move takes a Game, got {type(game).__name__}")
     check_flag(at_score, "at_score")
-    if game.position is None or game.dice is None:
+    if game.position is None:
+        raise InvalidArgumentError("the game has not started: call roll_off()")
+    if game.dice is None:
         raise InvalidArgumentError("roll the dice first: net_move plays the rolled dice")
     return best_move(game.position, game.dice, ply, game.rules, net=net,
-                     state=game.match_state() if at_score else None)
+                     state=game.match_state() if at_score else None, last_roll=game.last_roll)
 
 
 class NetPolicy:
