@@ -169,3 +169,27 @@ def test_self_play_with_the_cube() -> None:
     assert long_match.winner is not None
     with pytest.raises(InvalidArgumentError, match="Game or a Match"):
         play("game")
+
+
+def test_a_money_session_is_refused_not_played_forever() -> None:
+    """A Match of length 0 is never won: play() once looped on it without end."""
+    from nardy import Match
+    from nardy.evaluation.cubeful import play
+
+    session = Match("short", 0, seed=2)
+    with pytest.raises(InvalidArgumentError, match="money session .* has no end: play its games one at a time"):
+        play(session)
+    assert session.games == []
+    play(session.new_game())   # as the message says
+    session.finish_game()
+    assert len(session.games) == 1 and sum(session.score.values()) > 0
+
+
+def test_the_last_roll_is_played() -> None:
+    """Long nardy's last_roll_draw: the net on both sides plays the last roll (seed 0 draws)."""
+    from nardy import Game, Rules
+    from nardy.evaluation.cubeful import play
+
+    game = Game(Rules("long", last_roll_draw=True), seed=0)
+    play(game)
+    assert game.result.kind == "draw"

@@ -131,11 +131,15 @@ def rollout(position: Position, state: MatchState, games: int = 1296, *, seed: i
 
 def play(game: Game | Match, ply: int = 0, *, net: Net | NetSet | None = None) -> None:
     """Play `game` (a `Game`, rolled off or not) to its end, or a `Match` (its game in play and
-    every game after it, each counted) to the match's end, the net on both sides: before each roll the cube as `cube.net_cube_action`
-    says (short nardy with the cube), then the net's play at the score (`eval.net_move(...,
-    at_score=True)` in a match or with the cube, else cubeless)."""
+    every game after it, each counted) to the match's end, the net on both sides: before each roll
+    the cube as `cube.net_cube_action` says (short nardy with the cube), then the net's play at
+    the score (`net.net_move(..., at_score=True)` in a match or with the cube, else cubeless). A
+    money session (a `Match` of length 0) is never won: play its games one at a time."""
 
     if isinstance(game, Match):
+        if not game.length:
+            raise InvalidArgumentError("a money session (a Match of length 0) has no end: play its games one "
+                                       "at a time, play(match.new_game()) and match.finish_game()")
         if game.games and not game.games[-1].over:
             play(game.games[-1], ply, net=net)
             game.finish_game()
