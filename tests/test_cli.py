@@ -691,6 +691,7 @@ def test_eval_refuses_dice_in_its_own_terms(argv, where, capsys) -> None:
     (["hint", "short", "4HPwATDgc/ABMA", "3", "1", "--top", "0"], "nardy hint", "--top: a whole number >= 1, got 0"),
     (["rollout", "short", "--games", "0"], "nardy rollout", "--games"),
     (["hint", "short", "--ply", "3"], "nardy hint", "--ply"),
+    (["play", "short", "--match", "0"], "nardy play", "--match: a whole number >= 1, got 0"),  # was one game
     (["frob"], "nardy", "invalid choice: 'frob'"),
     ([], "nardy", "required: COMMAND"),
 ])

@@ -1140,8 +1140,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--color", choices=["white", "black"], default="white", help="your colour (default white)")
     play.add_argument("--ply", type=_whole, default=0, choices=[0, 1, 2], help="the net's lookahead in rolls (default 0)")
     play.add_argument("--seed", type=_whole, default=None, help="seed of the dice (default: fresh)")
-    play.add_argument("--match", type=_whole, default=0,
-                      help="play a match to this many points (short nardy: with the cube); default one game")
+    play.add_argument("--match", type=_count, default=None,
+                      help="play a match to this many points, at least 1 (short nardy: with the cube); default "
+                           "one game")
     play.set_defaults(run=cmd_play)
 
     sim = commands.add_parser("simulate", help="play many games of self-play and summarise them")
