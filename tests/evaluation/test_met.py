@@ -169,6 +169,18 @@ def test_the_public_functions_refuse_bad_arguments_with_nardys_error() -> None:
         "covers matches up to 25 points, not a score 30-away 5-away": lambda: Score(30, 5, False),
         "starts (or None, a roll-off) is True or False, got 'yes'": lambda: met.LONG.mwc(3, 5, starts="yes"),
         "mwc() takes whole numbers of points away, got '3' and 5": lambda: met.LONG.mwc("3", 5),  # type: ignore[arg-type]
+        # each once a KeyError, an AttributeError or a made-up answer:
+        "next_starter is one of 'winner', 'rolloff', 'black', got 'bogus'":
+            lambda: met.LONG.outcome_mwc(3, 3, 1, "bogus", False),
+        "black is True or False, got 'x'": lambda: met.LONG.outcome_mwc(3, 3, 1, "black", "x"),  # type: ignore[arg-type]
+        "whole numbers of points away and points, got 3, 3 and 1.5":
+            lambda: met.LONG.outcome_mwc(3, 3, 1.5, "winner", False),  # type: ignore[arg-type]
+        "score must be a met.Score, got None": lambda: outcome_mwc(None, 1),  # type: ignore[arg-type]
+        "score must be a met.Score, got 'x'": lambda: gammon_values("x"),  # type: ignore[arg-type]
+        "a match is won by one side: not a score 0-away 0-away": lambda: t.mwc(0, 0),
+        "not a score -1-away 0-away": lambda: met.LONG.mwc(-1, 0),
+        "koks is True or False, got 'x'": lambda: met.long_table("x"),  # type: ignore[arg-type]
+        "a power of 2 (1, 2, 4, ...), got 3": lambda: equity_to_mwc(0.5, Score(3, 5, False), 3),
     }
     for words, call in calls.items():
         with pytest.raises(NardyError, match=re.escape(words)):

@@ -81,7 +81,10 @@ class MatchEquityTable:
 
 def _settled(table: MatchEquityTable | LongMatchTable, away: int, opp_away: int) -> float | None:
     """The MWC of a match already over (1 when `away` <= 0, 0 when `opp_away` <= 0), else None;
-    a score beyond the `table`'s length is an `InvalidArgumentError`."""
+    a score beyond the `table`'s length, or one where both sides have won, is an
+    `InvalidArgumentError`."""
+    if away <= 0 and opp_away <= 0:
+        raise InvalidArgumentError(f"a match is won by one side: not a score {away}-away {opp_away}-away")
     if away <= 0:
         return 1.0
     if opp_away <= 0:
@@ -223,8 +226,13 @@ class Score:
 
 
 def _check_cube(cube: int) -> None:
-    if not is_whole(cube) or cube < 1:
-        raise InvalidArgumentError(f"cube is the cube's value, a whole number >= 1, got {quoted(cube)}")
+    if not is_whole(cube) or cube < 1 or cube & (cube - 1):
+        raise InvalidArgumentError(f"cube is the cube's value, a power of 2 (1, 2, 4, ...), got {quoted(cube)}")
+
+
+def _check_score(score: Score) -> None:
+    if not isinstance(score, Score):
+        raise InvalidArgumentError(f"score must be a met.Score, got {quoted(score)}")
 
 
 def _check_number(value: float, name: str) -> None:
@@ -234,6 +242,7 @@ def _check_number(value: float, name: str) -> None:
 
 def outcome_mwc(score: Score, points: int) -> float:
     """My MWC once this game ends with `points` to me (> 0) or to the opponent (< 0)."""
+    _check_score(score)
     if not is_whole(points):
         raise InvalidArgumentError(f"points must be a whole number, got {quoted(points)}")
     away, opp = score.away - max(points, 0), score.opp_away - max(-points, 0)
@@ -265,6 +274,7 @@ def gammon_values(score: Score, cube: int = 1) -> tuple[float, float, float, flo
     """gnubg's gammon prices at the score: what a gammon won, a gammon lost, a backgammon won and
     a backgammon lost add to a single game, in equity normalised to the cube (money: 1, 1, 1, 1;
     a dead gammon: 0). The four are never negative."""
+    _check_score(score)
     _check_cube(cube)
     single_win, single_lose = outcome_mwc(score, cube), outcome_mwc(score, -cube)
     centre, half = (single_win + single_lose) / 2, (single_win - single_lose) / 2
@@ -289,6 +299,9 @@ def equity(mwc_value: float, state: MatchState, table: MatchEquityTable | None =
 
 
 # --- long nardy -----------------------------------------------------------------------------------
+_NEXT_STARTERS = ("winner", "rolloff", "black")  # the rules' next_starter choices
+
+
 @dataclass(frozen=True)
 class LongMatchTable:
     """Long nardy's match equity table (no cube, no Crawford rule), computed by nardy from its
@@ -329,6 +342,13 @@ class LongMatchTable:
         """The MWC once this game ends with `points` to the side needing `away` (< 0: to the
         other side), the next game's starter by the rules' `next_starter` ("winner", "rolloff",
         "black"; `black`: this side plays Black)."""
+        if not (is_whole(away) and is_whole(opp_away) and is_whole(points)):
+            raise InvalidArgumentError(f"outcome_mwc() takes whole numbers of points away and points, got "
+                                       f"{quoted(away)}, {quoted(opp_away)} and {quoted(points)}")
+        if next_starter not in _NEXT_STARTERS:
+            raise InvalidArgumentError(f"next_starter is one of {', '.join(map(repr, _NEXT_STARTERS))}, "
+                                       f"got {quoted(next_starter)}")
+        black = check_flag(black, "black")
         won = points > 0
         away, opp_away = away - max(points, 0), opp_away - max(-points, 0)
         starts = {"winner": won, "rolloff": None, "black": black}[next_starter]
@@ -349,4 +369,4 @@ LONG_KOKS = _long(True)
 
 def long_table(koks: bool = False) -> LongMatchTable:
     """Long nardy's match equity table for rules with or without the koks option."""
-    return LONG_KOKS if koks else LONG
+    return LONG_KOKS if check_flag(koks, "koks") else LONG
