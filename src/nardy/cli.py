@@ -1114,7 +1114,7 @@ def build_parser() -> argparse.ArgumentParser:
     roll.add_argument("--turn", choices=["white", "black"], help=TURN_HELP)
     roll.add_argument("--games", type=_count, default=1296, help="how many games (default 1296)")
     roll.add_argument("--seed", type=_whole, default=1, help="root seed (default 1)")
-    roll.add_argument("--luck", action="store_true", help="luck adjustment (21 times the work)")
+    roll.add_argument("--luck", action="store_true", help="luck adjustment (about 25 times the work)")
     roll.add_argument("--threads", type=_count, default=None, help="worker threads (default 1)")
     roll.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     roll.add_argument("--cubeful", action="store_true",

@@ -719,7 +719,7 @@ def other_side(values: Floats, match: bool) -> Floats:
 # --- chequer play at the score -------------------------------------------------------------------
 def play_equity(position: Position, state: MatchState, rules: Rules | None = None, *,
                 met: MatchEquityTable | None = None) -> Callable[[Floats, npt.NDArray[np.int8]], Floats]:
-    """How `eval.rank` judges the plays of `position`'s side on roll at the score and cube of
+    """How `net.rank` judges the plays of `position`'s side on roll at the score and cube of
     `state`: a function of the mover's cubeless probabilities after each play (n, 5) and the
     plays' results (n, 26, the mover's view before the turn passes) giving the mover's equity,
     normalised to the cube in play (a match's as gnubg's equivalent-to-money equity).
