@@ -117,3 +117,19 @@ def test_threads_beyond_the_chunks_cost_no_memory() -> None:
 
     one = rollout_boards([Position.start("short")], 36, horizon=2, seed=1, threads=10**9)
     assert np.array_equal(one, rollout_boards([Position.start("short")], 36, horizon=2, seed=1))
+
+
+def test_last_roll_draw_is_refused_not_ignored(capsys) -> None:
+    """Rollouts once played the game without long nardy's last_roll_draw when the rules had it,
+    and said nothing; a position does not tell who started, on which the last roll depends."""
+    from nardy.cli import main
+
+    rules = Rules("long", last_roll_draw=True)
+    start = Position.start("long")
+    with pytest.raises(InvalidArgumentError, match="rollouts play the game without last_roll_draw"):
+        rollout(start, 36, rules=rules)
+    with pytest.raises(InvalidArgumentError, match="without last_roll_draw"):
+        rollout_boards(np.array([start.view()], np.int8), 36, rules=rules)
+    assert main(["rollout", "long", "--games", "36", "--last-roll-draw", "true"]) == 2
+    assert "without last_roll_draw" in capsys.readouterr().err
+    assert rollout(start, 36, rules=Rules("long", last_roll_draw=False)).games == 36

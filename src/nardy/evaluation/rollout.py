@@ -85,6 +85,7 @@ def rollout(position: Position, games: int = 1296, *, seed: int = 1, ply: int = 
         raise InvalidArgumentError(f"progress must be a function progress(games_done, games) or None, got {progress!r}")
     check_games_memory(games, 8 * len(OUTPUTS), "their outcomes")  # each game's outcomes, float64
     rules = rules_for(position.variant, rules)
+    _refuse_last_roll_draw(rules)
     net = net_for(net, rules)
     if position.is_game_over():
         raise GameOverError(f"the game is over in {position!r}: nothing to roll out")
@@ -151,6 +152,15 @@ def _counter(games: int, progress: Callable[[int, int], None] | None) -> Callabl
                 progress(done[0], games)
 
     return finished
+
+
+def _refuse_last_roll_draw(rules: Rules) -> None:
+    """Rollouts play the game without long nardy's last_roll_draw: whether the last roll comes
+    depends on who started the game, which a position does not tell."""
+    if rules.variant is Variant.LONG and rules.last_roll_draw:
+        raise InvalidArgumentError("rollouts play the game without last_roll_draw (whether the last roll comes "
+                                   "depends on who started the game, which a position does not tell): give rules "
+                                   "without it")
 
 
 def _best(children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], rules: Rules, net: Net | NetSet
@@ -245,6 +255,7 @@ def rollout_boards(positions: Any, trials: int = 36, *, variant: Variant | str |
     positions) run on `threads` threads; the result depends on the seed and chunk_size only.
     Luck-adjusted means can leave [0, 1] by a little. `progress(games_done, games)` as for `rollout`."""
     boards, rules = boards_and_rules(positions, variant, rules)
+    _refuse_last_roll_draw(rules)
     for name, value, low in (("trials", trials, 1), ("threads", threads, 1), ("chunk_size", chunk_size, 1),
                              ("seed", seed, 0)):
         check_whole(value, name, low)
