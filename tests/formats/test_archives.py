@@ -173,9 +173,11 @@ def test_a_directory_as_the_target_is_an_error_naming_it(tmp_path):
 
     target = tmp_path / "games"
     target.mkdir()
+    match = Match("short", 1)
+    match.new_game().roll_off()
     for dump in (matfile.dump, sgf.dump):
         with pytest.raises(InvalidArgumentError, match=f"cannot write {re.escape(repr(str(target)))}: it is a directory"):
-            dump(Match("short", 1), target)
+            dump(match, target)
         assert os.listdir(tmp_path) == ["games"] and os.listdir(target) == []
 
 
@@ -184,8 +186,10 @@ def test_a_missing_folder_is_an_error_naming_the_target_and_leaves_nothing(tmp_p
     from nardy.formats import sgf
     from nardy.evaluation.net import Net
 
-    for name, dump in [("m.mat", lambda p: matfile.dump(Match("short", 1), p)),
-                       ("m.sgf", lambda p: sgf.dump(Match("short", 1), p)),
+    match = Match("short", 1)
+    match.new_game().roll_off()
+    for name, dump in [("m.mat", lambda p: matfile.dump(match, p)),
+                       ("m.sgf", lambda p: sgf.dump(match, p)),
                        ("n.npz", lambda p: Net.initial("short", hidden=8, seed=1).save(p))]:
         target, folder = tmp_path / "missing" / name, tmp_path / "missing"
         with pytest.raises(InvalidArgumentError) as error:
@@ -466,3 +470,24 @@ def test_a_folder_of_only_txt_archives(tmp_path, capsys):
     assert main(["replay", str(tmp_path)]) == 2
     assert "no match files found" in capsys.readouterr().err
     assert main(["convert-match", str(SERVERS / "galaxy-losses.txt"), str(tmp_path / "g.sgf")]) == 0
+
+
+def test_what_cannot_be_read_back_is_not_written(tmp_path, capsys):
+    """A match of no games became an empty SGF file (and `convert-match` said "0 game(s) written"),
+    a game not begun a .mat that matfile refuses to read: both are refused."""
+    from nardy import Game
+    from nardy.cli import main
+    from nardy.formats import sgf
+
+    with pytest.raises(InvalidArgumentError, match="an SGF file holds one game tree or more"):
+        sgf.write(Match("short", 3))
+    with pytest.raises(InvalidArgumentError, match=r"game 1 has not started \(roll_off\(\)\)"):
+        matfile.write(Game("short", seed=1))
+    with pytest.raises(InvalidArgumentError, match="game 1 has not started"):
+        sgf.write(Game("short", seed=1))
+    source = tmp_path / "h.mat"
+    source.write_text(" 3 point match\n")
+    assert matfile.load(source).match.length == 3  # a .mat of no games reads, and writes back
+    assert main(["convert-match", str(source), str(tmp_path / "m.mat")]) == 0
+    assert main(["convert-match", str(source), str(tmp_path / "out.sgf")]) == 2
+    assert "no game to write" in capsys.readouterr().err and not (tmp_path / "out.sgf").exists()

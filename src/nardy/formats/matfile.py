@@ -154,6 +154,9 @@ def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dic
         raise InvalidArgumentError(f"players must be two names, got {quoted(players)}")
     games, length = ([match], 0) if isinstance(match, Game) else (match.games, match.length)
     for number, game in enumerate(games, 1):
+        if game.starter is None:
+            raise InvalidArgumentError(f"game {number} has not started (roll_off()): a match file holds the games "
+                                       f"begun")
         unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
         if unplayed and game.result is not None and game.starter is not None and game.result.winner is game.starter:
             raise InvalidArgumentError(f"game {number}: {game.starter.name.lower()} starts it and wins it before the first "

@@ -190,6 +190,8 @@ def write(match: Match | Game | MatchRecord, players: tuple[str, str] = ("White"
           tags: dict[str, str] | None = None) -> str:
     """The SGF text of a match (a single game is written as a money session of one game)."""
     games, length, rules, players, tags = parts(match, players, tags)
+    if not games:
+        raise InvalidArgumentError("an SGF file holds one game tree or more: the match has no game to write")
     check_players(players, mat=False)
     tags = tags or {}
     for tag, value in tags.items():
