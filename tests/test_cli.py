@@ -661,6 +661,19 @@ def test_dice_that_contradict_the_roll_of_a_match_id_or_xgid_are_refused(command
         assert run(command, "short", text, "2", "5")[0] == 0
 
 
+@pytest.mark.parametrize("command", ["hint", "moves"])
+def test_dice_beside_an_xgid_with_a_double_offered_are_refused(command, capsys) -> None:
+    """The plays of a roll were ranked while the opponent had still to take or drop."""
+    text = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10"
+    assert run(command, "short", text, "3", "1")[0] == 2
+    err = capsys.readouterr().err
+    assert f"{text!r} has a double offered: it is taken or dropped before any roll" in err
+    assert "Traceback" not in err
+    if command == "hint":
+        code, out = run("hint", "short", text)
+        assert code == 0 and "cube decision" in out
+
+
 @pytest.mark.parametrize("argv", [["eval"], ["rollout", "--games", "36"], ["rollout", "--cubeful", "--games", "36"]])
 def test_eval_and_rollout_refuse_a_match_id_or_xgid_with_dice_rolled(argv, capsys) -> None:
     for text in ("4HPwATDgc/ABMA:QYkqASAAIAAE", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"):  # 5-2 rolled

@@ -342,8 +342,12 @@ def test_a_game_is_counted_once_and_before_the_next():
     with pytest.raises(IllegalMoveError, match="game 1 is already counted"):
         m.finish_game()
     assert m.score[g.result.winner] == 3 and m.winner is g.result.winner
-    with pytest.raises(IllegalMoveError, match="the current game is not over"):
+    with pytest.raises(IllegalMoveError, match=r"the match has no game yet: new_game\(\) begins one"):
         Match("short", 3).finish_game()
+    unfinished = Match("short", 3)
+    unfinished.new_game().roll_off()
+    with pytest.raises(IllegalMoveError, match="game 1 is not over"):
+        unfinished.finish_game()
 
 
 def test_resign_takes_a_whole_1_2_or_3_and_forfeit_what_the_files_carry():

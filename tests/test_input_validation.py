@@ -266,6 +266,37 @@ def test_xgid_fields_out_of_range_are_named(fields, name):
         parse_xgid(_xgid_with(**fields))
 
 
+def test_an_xgid_cube_above_its_max_cube_is_refused_both_ways():
+    """A cube of 2048 under a max cube of 1024 was read, and written, without a word."""
+    from nardy.formats.ids import MatchState, xgid
+
+    with pytest.raises(InvalidNotationError, match="a cube of 2048 is above the max cube, 1024"):
+        parse_xgid(_xgid_with(cube="11"))
+    with pytest.raises(InvalidNotationError, match="a cube of 4 doubled is above the max cube, 4"):
+        parse_xgid(_xgid_with(cube="2", dice="D", max="2"))
+    assert parse_xgid(_xgid_with(cube="10"))[1].cube_value == 1024
+    assert parse_xgid(":".join(_xgid_with(cube="11").split(":")[:9]))[1].cube_value == 2048  # no max given
+    position = parse_xgid(START_XGID)[0]
+    with pytest.raises(InvalidArgumentError, match="a cube of 2048 is above max_cube = 1024"):
+        xgid(position, MatchState(cube_value=2048, on_roll=1, turn=1))
+    assert xgid(position, MatchState(cube_value=2048, on_roll=1, turn=1), max_cube=4096).split(":")[1] == "11"
+
+
+def test_a_roll_is_a_sequence_never_a_set():
+    """`legal_moves({3, 1})` was played as 1-3 (and {3, 3} is one die)."""
+    from nardy import Move
+
+    position = parse_xgid(START_XGID)[0]
+    for dice in ({3, 1}, frozenset({6, 5}), {3: 1, 1: 1}):
+        with pytest.raises(nardy.InvalidDiceError, match="in a sequence such as"):
+            position.legal_moves(dice)
+        with pytest.raises(nardy.InvalidDiceError, match="in a sequence such as"):
+            position.children(dice)
+        with pytest.raises(InvalidArgumentError, match="a Move is a roll"):
+            Move(dice, [(8, 5), (6, 5)])
+    assert len(position.legal_moves(np.array([3, 1]))) == len(position.legal_moves((3, 1))) == 16
+
+
 def test_an_xgid_cube_field_of_a_billion_allocates_nothing():
     tracemalloc.start()
     try:
@@ -480,6 +511,7 @@ def _path_calls():
     from nardy.evaluation.net import Net, default_net
 
     match = nardy.Match("short", 3)
+    match.new_game().roll_off()
     return {
         "matfile.load": matfile.load, "sgf.load": sgf.load, "matfile.dump": lambda p: matfile.dump(match, p),
         "sgf.dump": lambda p: sgf.dump(match, p), "Net.save": default_net("short").save, "Net.load": Net.load,

@@ -117,7 +117,7 @@ def raw_results(board: bytes, dice: Sequence[int], rules: Rules, last_roll: bool
     """The core's answer for one roll with no Python object per result: (n, children, moves)."""
     try:
         d1, d2 = dice
-        if type(d1) is not int or type(d2) is not int:
+        if type(d1) is not int or type(d2) is not int or (type(dice) is not tuple and type(dice) is not list):
             d1, d2 = check_dice(dice)
         code, n, children, moves = generator().moves(board, d1, d2, core_rules(rules), last_roll)
     except MemoryError:
@@ -142,7 +142,7 @@ def ordered(
     """(the dice as ints, the children, their representatives as the core's 8 bytes), largest child first."""
     try:
         d1, d2 = dice
-        if type(d1) is not int or type(d2) is not int:
+        if type(d1) is not int or type(d2) is not int or (type(dice) is not tuple and type(dice) is not list):
             d1, d2 = check_dice(dice)
         code, children, moves = generator().ordered(board, d1, d2, core_rules(rules), last_roll)
     except MemoryError:

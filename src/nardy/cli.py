@@ -473,8 +473,12 @@ def _position_and_dice(args: argparse.Namespace, rules: Rules) -> tuple[Position
 
 
 def _check_rolled(text: str | None, rules: Rules, dice: tuple[int, int]) -> None:
-    """Dice given beside an ID:MATCHID or XGID that has a roll of its own must be that roll."""
+    """Dice given beside an ID:MATCHID or XGID that has a roll of its own must be that roll, and one
+    with a double offered has none yet."""
     state = _match_state(text, rules) if text is not None and rules.variant is Variant.SHORT else None
+    if state is not None and state.double_offered:
+        raise InvalidArgumentError(f"{text!r} has a double offered: it is taken or dropped before any roll; the "
+                                   f"take decision: nardy hint {rules.variant.value} '{text}'")
     if state is not None and state.dice is not None and sorted(state.dice) != sorted(dice):
         d1, d2 = max(state.dice), min(state.dice)
         raise InvalidArgumentError(f"dice {dice[0]}-{dice[1]} contradict {text!r}, which has {d1}-{d2} rolled")

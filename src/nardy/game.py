@@ -574,9 +574,11 @@ class Match:
 
     def finish_game(self) -> None:
         """Add the finished current game's points to the score, once: `new_game` asks for it."""
-        game = self.games[-1] if self.games else None
-        if game is None or not game.over:
-            raise IllegalMoveError("the current game is not over")
+        if not self.games:
+            raise IllegalMoveError("the match has no game yet: new_game() begins one")
+        game = self.games[-1]
+        if not game.over:
+            raise IllegalMoveError(f"game {len(self.games)} is not over")
         if self._counted == len(self.games):
             raise IllegalMoveError(f"game {len(self.games)} is already counted in the score")
         self._counted = len(self.games)

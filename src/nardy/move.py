@@ -62,6 +62,8 @@ class Move:
 
     def __init__(self, dice: tuple[int, int], steps: Any = ()) -> None:
         try:
+            if isinstance(dice, (set, frozenset, dict)):  # no order, and {3, 3} is one die
+                raise TypeError
             d1, d2 = dice
             pieces = [s if isinstance(s, Step) else Step(*s) for s in itertools.islice(steps, 5)]
         except (TypeError, ValueError):

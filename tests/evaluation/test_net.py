@@ -600,8 +600,9 @@ def test_a_net_saved_to_a_directory_is_the_error_the_match_dumps_give(tmp_path):
     target = tmp_path / "nets"
     target.mkdir()
     errors = []
-    for save in (Net.initial("long", 8).save, lambda p: matfile.dump(Match("short", 1), p),
-                 lambda p: sgf.dump(Match("short", 1), p)):
+    match = Match("short", 1)
+    match.new_game().roll_off()
+    for save in (Net.initial("long", 8).save, lambda p: matfile.dump(match, p), lambda p: sgf.dump(match, p)):
         with pytest.raises(NardyError, match="it is a directory") as caught:
             save(target)
         errors.append(caught.type)

@@ -324,6 +324,9 @@ def xgid(position: Position, state: MatchState | None = None, max_cube: int = 10
     if not is_whole(max_cube) or max_cube < 1 or max_cube & (max_cube - 1) or max_cube > 1 << MAX_CUBE_LOG:
         raise InvalidArgumentError(f"max_cube is a power of two 1..{1 << MAX_CUBE_LOG}, got {quoted(max_cube)}")
     max_cube = int(max_cube)
+    if state.cube_value << state.double_offered > max_cube:
+        raise InvalidArgumentError(f"a cube of {state.cube_value}{' doubled' if state.double_offered else ''} is above "
+                                   f"max_cube = {max_cube}")
     chars = ["-"] * 26
     for point, n in position.checkers(Color.WHITE).items():
         chars[point] = chr(ord("A") + n - 1)
@@ -371,6 +374,10 @@ def decode_xgid(text: str, rules: Rules | None = None) -> tuple[XgidBoard, Match
                                MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
         if number > most:
             raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {number} is above {most}")
+    if len(fields) > 9 and int(cube) + (dice == "D") > int(fields[9]):
+        raise InvalidNotationError(f"XGID {quoted(whole)}: a cube of {1 << int(cube)}"
+                                   f"{' doubled' if dice == 'D' else ''} is above the max cube, "
+                                   f"{1 << int(fields[9])} (field max cube = {fields[9]})")
     _check_scores((bottom, top), length, True, ("bottom score", "top score"), f"XGID {quoted(whole)}")
     if length:  # in money play the field is Jacoby's
         _check_crawford(bool(cj & 1), (bottom, top), length, "crawford/jacoby", f"XGID {quoted(whole)}")

@@ -31,6 +31,9 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """The roll as two ints in 1..6, or `InvalidDiceError` naming the whole argument."""
     if isinstance(dice, (str, bytes)):  # '65' unpacks into two one-character strings
         raise InvalidDiceError(f"a roll is two dice, ints 1..6 such as (6, 5), got {quoted(dice)}")
+    if isinstance(dice, (set, frozenset, dict)):  # no order, and {3, 3} is one die
+        raise InvalidDiceError(f"a roll is two dice in a sequence such as (6, 5), got the {type(dice).__name__} "
+                               f"{quoted(dice)}")
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
