@@ -121,6 +121,31 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     made, shipped = Net.load(tmp_path / "f.npz"), default_net("short")
     assert made.hidden == 16 and made.inputs == shipped.inputs and made.meta["previous"] == []
     assert made.meta["teacher"] == shipped.meta["previous"] + [shipped.meta["command"]]   # who labelled
+    wide = ["short", "--positions", "20", "--widen", "256", "--epochs", "1", "--out", str(tmp_path / "w.npz")]
+    assert distill.main(wide) == 0
+    widened = Net.load(tmp_path / "w.npz")
+    assert widened.hidden == 256 and widened.meta["previous"] == shipped.meta["previous"] + [shipped.meta["command"]]
+
+
+def test_a_widened_net_judges_as_the_net_it_copies():
+    from nardy.errors import InvalidArgumentError
+
+    net = default_net("short")
+    boards = distill.self_play(Rules("short"), net, 300, seed=5, parallel=16)
+    for hidden in (256,):
+        wide = net.widened(hidden)
+        assert wide.hidden == hidden and wide.inputs == net.inputs and wide.phase == net.phase
+        assert np.allclose(wide.forward(boards), net.forward(boards), atol=2e-6, rtol=0)
+    parted = net.widened(256, seed=3, noise=0.01)
+    assert not np.array_equal(parted.w1[:, :128], parted.w1[:, 128:])
+    assert np.array_equal(parted.w1, net.widened(256, seed=3, noise=0.01).w1)   # seeded
+    assert np.abs(parted.forward(boards) - net.forward(boards)).max() < 0.05
+    small = Net.initial("short", 24, seed=1)
+    assert np.allclose(small.widened(72).forward(boards), small.forward(boards), atol=2e-6, rtol=0)
+    for bad, message in [((100,), "widens to a multiple of 24"), ((8,), "hidden"), ((48,), "noise is a share"),
+                         ((96,), "noise is a share")]:
+        with pytest.raises(InvalidArgumentError, match=message):
+            small.widened(*bad, noise=-1.0 if bad == (48,) else float("nan") if bad == (96,) else 0.0)
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -141,6 +166,9 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     (["--out", "{tmp}/x.npz", "--horizon", "6"], "--horizon cuts the rollouts of --rollouts"),
     (["--out", "{tmp}/x.npz", "--hidden", "12"], "must be a multiple of 8, got 12"),
     (["--out", "{tmp}/x.npz", "--hidden", "16", "--start", "{tmp}/x.npz"], "--start and --hidden are two starts"),
+    (["--out", "{tmp}/x.npz", "--widen", "200"], "a net of 128 hidden units widens to a multiple of 128, got 200"),
+    (["--out", "{tmp}/x.npz", "--widen", "64"], "hidden (the widened net's units)"),
+    (["--out", "{tmp}/x.npz", "--widen", "256", "--hidden", "16"], "--widen widens a trained start"),
     (["--out", "{tmp}/x.npz", "--holdout", "0.999"], "keeps all 10 positions aside: none is left to fit"),
     (["--out", "{tmp}/x.npz", "--positions", "1000000000000"], "more than this machine's"),
 ])

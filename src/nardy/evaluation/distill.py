@@ -9,7 +9,7 @@ errors become its targets and it stalls. Here a teacher net (the shipped net, `d
 unless `--teacher`) labels positions with its probabilities `--ply` rolls ahead
 (`net.lookahead`: each of the other side's 21 rolls answered by its best play, exact where the
 game is over or the bear-off table answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
-units) takes Adam steps on the cross-entropy of its five outputs against those labels: the
+units; `--widen HIDDEN` makes the start wider first, `Net.widened`) takes Adam steps on the cross-entropy of its five outputs against those labels: the
 0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
 are instead the mean outcomes of TRIALS games of the teacher's 0-ply play from each position
 (`rollout.rollout_boards`: the first two rolls stratified), cut after `--horizon` plies
@@ -56,6 +56,7 @@ from .training import Adam, check_run_files, gradients, net_of, one_blas_thread,
 Floats = npt.NDArray[np.float64]
 Boards = npt.NDArray[np.int8]
 POSITION_BYTES = 26 + 2 * 8 * 5   # a labelled position held: its board, its label and the fit's copy
+WIDEN_NOISE = 0.01   # `--widen`: the noise that lets the copies of a unit part (a share of the mean |w1|)
 Progress = Callable[[str, int, int], None]
 
 
@@ -234,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net, without its race net)")
     parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
+    parser.add_argument("--widen", type=int, metavar="HIDDEN",
+                        help="widen the start net to HIDDEN units first (each unit copied, seeded noise; "
+                             "`Net.widened`)")
     parser.add_argument("--phase", choices=PHASES, default="any",
                         help="label and fit only positions of this phase (the net's phase: one of a NetSet; default any)")
     parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play (default 0.05)")
@@ -301,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_whole(args.batch_size, "--batch-size", 1)
         if args.hidden is not None and args.start:
             raise InvalidArgumentError("--start and --hidden are two starts: give one")
+        if args.hidden is not None and args.widen is not None:
+            raise InvalidArgumentError("--widen widens a trained start; --hidden starts untrained: give one")
         if not 0 <= args.explore <= 1 or not 0 <= args.holdout < 1:
             raise InvalidArgumentError(f"--explore is in [0, 1] and --holdout in [0, 1); got {args.explore}, {args.holdout}")
         held_out(args.positions, args.holdout)
@@ -314,6 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = Net.initial(rules.variant, args.hidden, seed=args.seed, inputs=teacher.inputs)
         else:
             start = Net.load(args.start) if args.start else teacher
+            if args.widen is not None:
+                start = start.widened(args.widen, seed=args.seed, noise=WIDEN_NOISE)
         if start.phase != args.phase:
             start = Net(start.variant, start.w1, start.b1, start.w2, start.b2, meta=dict(start.meta),
                         inputs=start.inputs, phase=args.phase)
