@@ -8,9 +8,10 @@ TD self-play (`nardy.evaluation.training`) fits a net to the net's own later val
 errors become its targets and it stalls. Here a teacher net (the shipped net, `default_net`,
 unless `--teacher`) labels positions with its probabilities `--ply` rolls ahead
 (`net.lookahead`: each of the other side's 21 rolls answered by its best play, exact where the
-game is over or the bear-off table answers), and a student (the teacher's copy unless `--start`, or an untrained net of `--hidden`
-units; `--widen HIDDEN` makes the start wider first, `Net.widened`) takes Adam steps on the cross-entropy of its five outputs against those labels: the
-0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
+game is over or the bear-off table answers), and a student (the teacher's copy unless
+`--start`, or an untrained net of `--hidden` units; `--widen HIDDEN` makes the start wider
+first, `Net.widened`) takes Adam steps on the cross-entropy of its five outputs against those
+labels: the 0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
 are instead the mean outcomes of TRIALS games of the teacher's 0-ply play from each position
 (`rollout.rollout_boards`: the first two rolls stratified), cut after `--horizon` plies
 (default 10; 0: played out) where the teacher's 0-ply probabilities count: noisy but unbiased

@@ -163,9 +163,9 @@ class Net:
 
     def widened(self, hidden: int, *, seed: int = 0, noise: float = 0.0) -> Net:
         """The same net with `hidden` units (a multiple of this one's): each unit copied, the copies
-        sharing its output weights, so it judges as this one does (to float rounding). `noise` adds seeded
-        normal noise of that share of the mean |w1| to the input weights, which lets a fit move
-        the copies apart."""
+        sharing its output weights, so it judges as this one does (to float rounding). `noise`
+        adds seeded normal noise of that share of the mean |w1| to the input weights, which lets
+        a fit move the copies apart."""
         check_whole(hidden, "hidden (the widened net's units)", self.hidden, compiled.MAX_HIDDEN)
         if hidden % self.hidden:
             raise InvalidArgumentError(f"a net of {self.hidden} hidden units widens to a multiple of {self.hidden}, "
@@ -177,8 +177,8 @@ class Net:
         w1 = np.tile(self.w1.astype(np.float64), copies)
         if noise:
             w1 += np.random.default_rng(seed).normal(0, noise * float(np.abs(self.w1).mean()), w1.shape)
-        return Net(self.variant, w1, np.tile(self.b1, copies), np.tile(self.w2 / copies, copies), self.b2,
-                   meta=dict(self.meta), inputs=self.inputs, phase=self.phase)
+        return Net(self.variant, w1.astype(np.float32), np.tile(self.b1, copies), np.tile(self.w2 / copies, copies),
+                   self.b2, meta=dict(self.meta), inputs=self.inputs, phase=self.phase)
 
     def with_meta(self, meta: dict[str, Any]) -> Net:
         """The same weights, inputs and phase with another meta (a dict)."""
