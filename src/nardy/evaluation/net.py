@@ -164,8 +164,8 @@ class Net:
     def widened(self, hidden: int, *, seed: int = 0, noise: float = 0.0) -> Net:
         """The same net with `hidden` units (a multiple of this one's): each unit copied, the copies
         sharing its output weights, so it judges as this one does (to float rounding). `noise`
-        adds seeded normal noise of that share of the mean |w1| to the input weights, which lets
-        a fit move the copies apart."""
+        adds seeded normal noise of that share of the mean absolute input weight to the input
+        weights, which lets a fit move the copies apart."""
         check_whole(hidden, "hidden (the widened net's units)", self.hidden, compiled.MAX_HIDDEN)
         if hidden % self.hidden:
             raise InvalidArgumentError(f"a net of {self.hidden} hidden units widens to a multiple of {self.hidden}, "
