@@ -56,6 +56,12 @@ class OutOfMemoryError(NardyError, MemoryError):
     """A batch larger than the memory that can be had; the message names its rows and the bytes."""
 
 
+def is_unordered(value: Any) -> bool:
+    """Whether `value` is a set or a dict: a collection with no order, which is never a roll
+    ({3, 3} is one die)."""
+    return isinstance(value, (set, frozenset, dict))
+
+
 def is_whole(value: Any) -> TypeGuard[int]:
     """A whole number: an int or numpy integer, never a bool nor a numpy timedelta64 (which numpy
     counts among its integers, and whose int() may be a datetime.timedelta). Typed as an int for

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .errors import InvalidArgumentError, is_whole, quoted
+from .errors import InvalidArgumentError, is_unordered, is_whole, quoted
 
 BAR = 25
 OFF = 0
@@ -62,7 +62,7 @@ class Move:
 
     def __init__(self, dice: tuple[int, int], steps: Any = ()) -> None:
         try:
-            if isinstance(dice, (set, frozenset, dict)):  # no order, and {3, 3} is one die
+            if is_unordered(dice):
                 raise TypeError
             d1, d2 = dice
             pieces = [s if isinstance(s, Step) else Step(*s) for s in itertools.islice(steps, 5)]

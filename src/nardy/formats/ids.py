@@ -370,14 +370,15 @@ def decode_xgid(text: str, rules: Rules | None = None) -> tuple[XgidBoard, Match
             raise InvalidNotationError(f"not an XGID: {quoted(whole)}: field {name} is {quoted(value)}")
     chars, cube, owner, turn, dice = fields[:5]
     bottom, top, cj, length = (int(v) for v in fields[5:9])
-    for name, number, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", int(fields[9]) if len(fields) > 9 else 0,
-                               MAX_CUBE_LOG), ("match length", length, MAX_LENGTH)):
+    max_cube = int(fields[9]) if len(fields) > 9 else None
+    for name, number, most in (("cube", int(cube), MAX_CUBE_LOG), ("max cube", max_cube or 0, MAX_CUBE_LOG),
+                               ("match length", length, MAX_LENGTH)):
         if number > most:
             raise InvalidNotationError(f"XGID {quoted(whole)}: field {name} = {number} is above {most}")
-    if len(fields) > 9 and int(cube) + (dice == "D") > int(fields[9]):
+    if max_cube is not None and int(cube) + (dice == "D") > max_cube:
         raise InvalidNotationError(f"XGID {quoted(whole)}: a cube of {1 << int(cube)}"
                                    f"{' doubled' if dice == 'D' else ''} is above the max cube, "
-                                   f"{1 << int(fields[9])} (field max cube = {fields[9]})")
+                                   f"{1 << max_cube} (field max cube = {max_cube})")
     _check_scores((bottom, top), length, True, ("bottom score", "top score"), f"XGID {quoted(whole)}")
     if length:  # in money play the field is Jacoby's
         _check_crawford(bool(cj & 1), (bottom, top), length, "crawford/jacoby", f"XGID {quoted(whole)}")

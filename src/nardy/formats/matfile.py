@@ -158,7 +158,7 @@ def parts(match: Match | Game | MatchRecord, players: tuple[str, str], tags: dic
             raise InvalidArgumentError(f"game {number} has not started (roll_off()): a match file holds the games "
                                        f"begun")
         unplayed = all(kind in ("resign", "forfeit") for _, kind, _ in game.history())
-        if unplayed and game.result is not None and game.starter is not None and game.result.winner is game.starter:
+        if unplayed and game.result is not None and game.result.winner is game.starter:
             raise InvalidArgumentError(f"game {number}: {game.starter.name.lower()} starts it and wins it before the first "
                                        f"move: a match file says only who gave up, and reads that side as the starter")
     return games, length, match.rules, players, tags

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 
-from ..errors import GameOverError, InvalidDiceError, InvalidPositionError, quoted
+from ..errors import GameOverError, InvalidDiceError, InvalidPositionError, is_unordered, quoted
 from ..rules import CHECKERS, Rules, Variant
 from ..status import describe
 from .board import Board, borne_off, illegal_block, status
@@ -31,7 +31,7 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     """The roll as two ints in 1..6, or `InvalidDiceError` naming the whole argument."""
     if isinstance(dice, (str, bytes)):  # '65' unpacks into two one-character strings
         raise InvalidDiceError(f"a roll is two dice, ints 1..6 such as (6, 5), got {quoted(dice)}")
-    if isinstance(dice, (set, frozenset, dict)):  # no order, and {3, 3} is one die
+    if is_unordered(dice):
         raise InvalidDiceError(f"a roll is two dice in a sequence such as (6, 5), got the {type(dice).__name__} "
                                f"{quoted(dice)}")
     try:
