@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -81,8 +82,12 @@ def _run(items: list[tuple[str, str, bool]], gnubg: str, plies: int = 0) -> list
     lines = [SETUP.format(plies=plies), _MARK]
     for position_id, match_id, with_eval in items:
         lines.append(f"set matchid {match_id}\nset board {position_id}\n{'eval' if with_eval else ''}\nhint\n{_MARK}")
-    out = subprocess.run([gnubg, "-t", "-q"], input="".join(lines), capture_output=True,
-                         text=True, timeout=600, check=True).stdout
+    with tempfile.TemporaryDirectory() as home:   # (its own ~/.gnubg: no process shares another's files)
+        done = subprocess.run([gnubg, "-t", "-q"], input="".join(lines), capture_output=True,
+                              text=True, timeout=600, env=dict(os.environ, HOME=home))
+    if done.returncode:
+        raise RuntimeError(f"gnubg exited with status {done.returncode}:\n{done.stderr[-2000:]}{done.stdout[-2000:]}")
+    out = done.stdout
     chunks = out.split(_MARKED)[1:-1]
     if len(chunks) != len(items):
         raise RuntimeError(f"gnubg answered {len(chunks)} of {len(items)} positions:\n{out[-2000:]}")
