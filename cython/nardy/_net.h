@@ -12,9 +12,10 @@
  * parts into `bias`. The hidden layer is then `bias` plus one row per point plus, for each input
  * e of the 4 + 28 in `keep` (bit e), its value times `rows` row e: the units 96, 97, 194, 195
  * (nardy_net_extras; short nardy keeps the two bars, whose rows the caller also folds the bar's
- * share of pips and timing into) and the expert inputs that are not such sums. A pair of nets
- * (nardy.evaluation.net.NetSet, one hidden size) is one pass: each board is judged by the tables of its
- * phase, the contact input deciding (the expert inputs are then computed for every board).
+ * share of pips and timing into) and the expert inputs that are not such sums. A net per phase
+ * (nardy.evaluation.net.NetSet: two or three nets of one hidden size) is one pass: each board is
+ * judged by the tables of its phase, the contact input and the other side's pip count deciding
+ * (the expert inputs are then computed for every board).
  *
  * hidden: softsign x / (1 + |x|); outputs: the logistic function. The loops are compiled for the
  * x86-64 baseline and, for multiples of 64 hidden units, for AVX2 with FMA, BMI and POPCNT (the hidden
@@ -85,8 +86,19 @@ typedef struct {
     uint32_t keep;
 } nardy_net_t;
 
-/* The contact input of _features.h (its last). */
+/* The contact input of _features.h (its last), and the other side's pip count / 100. */
 #define NARDY_NET_CONTACT (4 + NARDY_FEAT_COUNT - 1)
+#define NARDY_NET_THEIR_PIPS (4 + NARDY_FEAT_SIDE)
+
+/* The net of a board of inputs x among `phases` nets: nets[0] alone; or nets[1] for a race
+ * (no contact); or, of three, nets[2] for contact where the side not on roll has pips below
+ * `late` / 100 (the caller's bound, halfway between two whole numbers of pips), else nets[0]. */
+static inline __attribute__((always_inline)) const nardy_net_t *nardy_net_of(const nardy_net_t *nets, int phases,
+                                                                             float late, const float *x) {
+    if (phases > 1 && x[NARDY_NET_CONTACT] == 0)
+        return nets + 1;
+    return phases > 2 && x[NARDY_NET_THEIR_PIPS] < late ? nets + 2 : nets;
+}
 
 static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
     return 1.0f / (1.0f + expf(-x));
@@ -95,15 +107,15 @@ static inline __attribute__((always_inline)) float nardy_net_logistic(float x) {
 /* Any hidden size (a multiple of 8), in plain C. */
 static inline __attribute__((always_inline)) void nardy_net_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
-        const nardy_net_t *nets, int pair, int hidden, float *restrict out) {
+        const nardy_net_t *nets, int phases, float late, int hidden, float *restrict out) {
     float h[NARDY_NET_MAX_HIDDEN] __attribute__((aligned(32)));
     float x[4 + NARDY_FEAT_COUNT];
-    const int features = pair || (nets[0].keep >> 4);
+    const int features = phases > 1 || (nets[0].keep >> 4);
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         if (features)
             nardy_features(b, short_game, flip, x + 4);
-        const nardy_net_t *t = pair && x[NARDY_NET_CONTACT] == 0 ? nets + 1 : nets;
+        const nardy_net_t *t = nardy_net_of(nets, phases, late, x);
         const float *restrict points = t->points, *restrict rows = t->rows, *restrict bias = t->bias,
                     *restrict w2 = t->w2, *restrict b2 = t->b2;
         const uint32_t keep = t->keep;
@@ -136,13 +148,13 @@ static inline __attribute__((always_inline)) void nardy_net_body(
 }
 
 static void nardy_net_rows_base(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const nardy_net_t *nets, int pair, int hidden, float *out) {
+                                const nardy_net_lut *lut, const nardy_net_t *nets, int phases, float late, int hidden, float *out) {
     if (hidden == 64)  /* the shipped sizes: constant trip counts */
-        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, 64, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, phases, late, 64, out);
     else if (hidden == 128)
-        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, 128, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, phases, late, 128, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, phases, late, hidden, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -176,17 +188,17 @@ static inline __m256 nardy_net_logistic8(__m256 x) {
  * AVX2 path. */
 __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inline)) void nardy_net_avx2_body(
         const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_lut *lut,
-        const nardy_net_t *nets, int pair, const int H, float *out) {
+        const nardy_net_t *nets, int phases, float late, const int H, float *out) {
     const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     float in[4 + NARDY_FEAT_COUNT] __attribute__((aligned(32))) = {0};   /* units 96, 97, 194, 195; the expert inputs */
-    const int expert = pair || (nets[0].keep >> 4) != 0;
+    const int expert = phases > 1 || (nets[0].keep >> 4) != 0;
     const float *rows[24];
     int counts[4];
     for (ptrdiff_t i = 0; i < n; i++) {
         const int8_t *b = boards + 26 * i;
         uint32_t occupied;
         nardy_features_avx2(b, short_game, flip, expert, in + 4, counts, &occupied);
-        const nardy_net_t *t = pair && in[NARDY_NET_CONTACT] == 0 ? nets + 1 : nets;
+        const nardy_net_t *t = nardy_net_of(nets, phases, late, in);
         const float *points = t->points, *input_rows = t->rows, *bias = t->bias, *w2 = t->w2, *b2 = t->b2;
         const uint32_t keep = t->keep;
         int k = 0;
@@ -250,15 +262,15 @@ __attribute__((target(NARDY_FEAT_ISA))) static inline __attribute__((always_inli
 
 __attribute__((target(NARDY_FEAT_ISA)))
 static void nardy_net_rows_avx2(const int8_t *boards, ptrdiff_t n, int short_game, int flip,
-                                const nardy_net_lut *lut, const nardy_net_t *nets, int pair, int hidden, float *out) {
+                                const nardy_net_lut *lut, const nardy_net_t *nets, int phases, float late, int hidden, float *out) {
     if (hidden == 64)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, 64, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, phases, late, 64, out);
     else if (hidden == 128)
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, 128, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, phases, late, 128, out);
     else if (hidden % 64 == 0)  /* wider nets: the same loops, 64 units at a time */
-        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
+        nardy_net_avx2_body(boards, n, short_game, flip, lut, nets, phases, late, hidden, out);
     else
-        nardy_net_body(boards, n, short_game, flip, lut, nets, pair, hidden, out);
+        nardy_net_body(boards, n, short_game, flip, lut, nets, phases, late, hidden, out);
 }
 #endif
 
@@ -275,22 +287,22 @@ static inline int nardy_net_use_avx2(int on) {
     return nardy_net_fast;
 }
 
-/* The five outputs of each of n boards into out (n x 5) by nets[0] or, with `pair`, by nets[0]
- * where the board has contact (the last expert input) and nets[1] where it is a race. hidden
- * (of every net given): a multiple of 8, at most NARDY_NET_MAX_HIDDEN. */
+/* The five outputs of each of n boards into out (n x 5), each by the net of its phase among
+ * `phases` (1, 2 or 3; nardy_net_of, `late` its bound). hidden (of every net given): a multiple
+ * of 8, at most NARDY_NET_MAX_HIDDEN. */
 static inline void nardy_net_rows(const int8_t *boards, ptrdiff_t n, int short_game, int flip, const nardy_net_t *nets,
-                                  int pair, int hidden, float *out) {
+                                  int phases, float late, int hidden, float *out) {
     nardy_net_lut lut;
     nardy_net_lut_init(&lut, short_game, flip, hidden);
     if (nardy_net_fast < 0)
         nardy_net_use_avx2(1);
 #if defined(__GNUC__) && defined(__x86_64__)
     if (nardy_net_fast) {
-        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, nets, pair, hidden, out);
+        nardy_net_rows_avx2(boards, n, short_game, flip, &lut, nets, phases, late, hidden, out);
         return;
     }
 #endif
-    nardy_net_rows_base(boards, n, short_game, flip, &lut, nets, pair, hidden, out);
+    nardy_net_rows_base(boards, n, short_game, flip, &lut, nets, phases, late, hidden, out);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)

@@ -23,7 +23,7 @@ cdef extern from "_net.h":
         const float* b2
         uint32_t keep
     void nardy_net_rows(const int8_t* boards, Py_ssize_t n, int short_game, int flip, const nardy_net_t* nets,
-                        int pair, int hidden, float* out) noexcept nogil
+                        int phases, float late, int hidden, float* out) noexcept nogil
     int nardy_net_use_avx2(int on) noexcept nogil
     void nardy_net_features(const int8_t* boards, Py_ssize_t n, int short_game, int flip, float* out) noexcept nogil
 
@@ -39,31 +39,36 @@ POINT_ROWS = NARDY_NET_POINT_ROWS
 INPUT_ROWS = 4 + NARDY_FEAT_COUNT
 
 
-def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, float[:, ::1] out, tuple nets):
+def forward(const int8_t[:, ::1] boards, bint short_game, bint flip, float[:, ::1] out, tuple nets,
+            int late=0):
     """Write the five outputs of every board into out ((m, 5) float32). `nets`: one net's tables
-    (points, rows, bias, w2, b2, keep), or two: the first judges the boards with contact, the
-    second the races. points is (POINT_ROWS, hidden), rows (INPUT_ROWS, hidden): those of the
-    units 96, 97, 194, 195 and the expert inputs, read where `keep` has bit e; bias (hidden,),
-    w2 (5, hidden), b2 (5,), one hidden size for both; the caller checks the shapes
-    (nardy.evaluation.net.Net does)."""
-    cdef nardy_net_t t[2]
+    (points, rows, bias, w2, b2, keep); or two: the first judges the boards with contact, the
+    second the races; or three: the third judges the boards with contact where the side not on
+    roll has at most `late` pips, the first the other boards with contact. points is
+    (POINT_ROWS, hidden), rows (INPUT_ROWS, hidden): those of the units 96, 97, 194, 195 and the
+    expert inputs, read where `keep` has bit e; bias (hidden,), w2 (5, hidden), b2 (5,), one
+    hidden size for all; the caller checks the shapes (nardy.evaluation.net.Net does)."""
+    cdef nardy_net_t t[3]
     cdef const float[:, ::1] points, rows, w2
     cdef const float[::1] bias, b2
     cdef Py_ssize_t m = boards.shape[0]
-    cdef int k, pair = len(nets) == 2, hidden = -1
-    if len(nets) not in (1, 2):
-        raise ValueError(f"one or two nets, got {len(nets)}")
-    for k in range(len(nets)):
+    cdef int k, phases = len(nets), hidden = -1
+    if phases not in (1, 2, 3):
+        raise ValueError(f"one, two or three nets, got {phases}")
+    if not 0 <= late <= 375:
+        raise ValueError(f"late is a pip count in 0..375, got {late}")
+    for k in range(phases):
         points, rows, bias, w2, b2, keep = nets[k]
         if hidden not in (-1, rows.shape[1]):
-            raise ValueError("the two nets have different hidden sizes")
+            raise ValueError("the nets have different hidden sizes")
         hidden = rows.shape[1]
         t[k].points, t[k].rows, t[k].bias, t[k].w2, t[k].b2 = &points[0, 0], &rows[0, 0], &bias[0], &w2[0, 0], &b2[0]
         t[k].keep = keep
     if m == 0:
         return
+    cdef float bound = (late + 0.5) / 100.0   # between late and late + 1 pips, / 100 as the input is
     with nogil:
-        nardy_net_rows(&boards[0, 0], m, short_game, flip, t, pair, hidden, &out[0, 0])
+        nardy_net_rows(&boards[0, 0], m, short_game, flip, t, phases, bound, hidden, &out[0, 0])
 
 
 def features(const int8_t[:, ::1] boards, bint short_game, bint flip):

@@ -214,6 +214,34 @@ def test_a_phase_keeps_only_its_positions_and_makes_a_net_of_it(tmp_path, phase)
         distill.self_play(rules, default_net("short"), 10, seed=3, phase="opening")
 
 
+def test_early_and_late_nets_fit_their_share_of_one_file_of_contact_labels(tmp_path):
+    from test_features import played_boards
+
+    rules, teacher, path = Rules("short"), default_net("short"), tmp_path / "d.npz"
+    distill.labelled(path, rules, teacher, 30, 1, seed=3, explore=0.05, phase="early")
+    with np.load(path) as data:
+        settings = json.loads(str(data["settings"]))
+    assert settings["phase"] == "contact"
+    rows = played_boards("short", steps=120, games=16)
+    rows = rows[distill.judged_by_net(rows, rules) & contact(rows, "short")]
+    rows = rows[np.linspace(0, len(rows) - 1, 300).astype(int)]   # (early and late ones)
+    targets = np.random.default_rng(1).random((len(rows), 5))
+    settings["positions"] = len(rows)
+    np.savez_compressed(path, settings=json.dumps(settings), boards=rows, targets=targets)
+    parts = {}
+    for phase in ("early", "late", "contact"):
+        parts[phase] = distill.labelled(path, rules, teacher, len(rows), 1, seed=3, explore=0.05, phase=phase)
+        assert distill.in_phase(parts[phase][0], rules, phase).all()
+    early, late = distill.in_phase(rows, rules, "early"), distill.in_phase(rows, rules, "late")
+    assert early.any() and late.any() and (early ^ late).all()
+    assert np.array_equal(parts["late"][0], rows[late]) and np.array_equal(parts["late"][1], targets[late])
+    assert np.array_equal(parts["early"][0], rows[early]) and len(parts["contact"][0]) == len(rows)
+    out = tmp_path / "late.npz"
+    argv = ["short", "--positions", str(len(rows)), "--seed", "3", "--phase", "late", "--epochs", "1",
+            "--data", str(path), "--out", str(out)]
+    assert distill.main(argv) == 0 and Net.load(out).phase == "late"
+
+
 def test_a_damaged_data_file_is_one_error_line(tmp_path, capsys):
     for junk in (b"", b"PK\x03\x04 not a zip"):
         (tmp_path / "d.npz").write_bytes(junk)

@@ -8,8 +8,9 @@ import json
 import numpy as np
 import pytest
 
-from nardy import _hooks, _net, InvalidArgumentError, Rules
-from nardy.evaluation.net import EXPERT_UNITS, Net, NetSet, contact, evaluate
+from nardy import _hooks, _net, InvalidArgumentError, Rules, Variant
+from nardy import batch
+from nardy.evaluation.net import EXPERT_UNITS, LATE_PIPS, Net, NetSet, contact, evaluate, phase_rows
 from nardy.evaluation.training import train
 
 from test_features import played_boards
@@ -105,13 +106,54 @@ def test_a_net_set_judges_each_board_by_its_phase(variant: str, sizes: tuple[int
     assert evaluate(rows[:5], variant, net=both).shape == (5, 5)
 
 
+@pytest.mark.parametrize("simd", [True, False], ids=["avx2", "baseline"])
+@pytest.mark.parametrize("sizes", [(16, 8, 16), (64, 64, 64), (24, 24, 24)], ids=["split", "core-64", "core-24"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_set_of_three_judges_late_contact_by_its_late_net(variant: str, sizes: tuple[int, int, int],
+                                                            simd: bool) -> None:
+    rows = played_boards(variant, steps=120, games=16)
+    early = Net.initial(variant, sizes[0], seed=1, inputs="expert", phase="early")
+    race = Net.initial(variant, sizes[1], seed=2, inputs="expert", phase="race")
+    late = Net.initial(variant, sizes[2], seed=3, inputs="expert", phase="late")
+    three = NetSet(early, race, late)
+    try:
+        if not _hooks.use_net_avx2(simd) and simd:
+            pytest.skip("this CPU has no AVX2 loops to test")
+        for after in (False, True):
+            which = phase_rows(rows, variant, after=after)
+            assert {0, 1, 2} <= set(which.tolist())
+            out = three.forward(rows, after=after)
+            for k, net in enumerate((early, race, late)):
+                assert np.array_equal(out[which == k], net.forward(rows[which == k], after=after))
+    finally:
+        _hooks.use_net_avx2(True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_late_contact_is_the_side_not_on_roll_at_most_late_pips(variant: str) -> None:
+    rows = played_boards(variant, steps=120, games=16)
+    resting = batch.pips(rows, variant)[:, 1]            # the side not on roll (the rows' negative side)
+    touching = contact(rows, variant)
+    which = phase_rows(rows, variant)
+    bound = LATE_PIPS[Variant.parse(variant)]
+    assert (which == np.where(~touching, 1, np.where(resting <= bound, 2, 0))).all()
+    assert (phase_rows(batch.flip(rows, variant), variant, after=True) == which).all()
+    assert (phase_rows(rows, variant, late=False) == np.where(touching, 0, 1)).all()
+
+
 def test_net_sets_refuse_mixed_nets() -> None:
     with pytest.raises(InvalidArgumentError, match="phase"):
         NetSet(Net.initial("short", 8), Net.initial("short", 8))
     with pytest.raises(InvalidArgumentError, match="one variant"):
         NetSet(Net.initial("short", 8), Net.initial("long", 8, phase="race"))
-    with pytest.raises(InvalidArgumentError, match="two"):
+    with pytest.raises(InvalidArgumentError, match="two or three"):
         NetSet(Net.initial("short", 8), "race")  # type: ignore[arg-type]
+    early, race, late = (Net.initial("short", 8, phase=p) for p in ("early", "race", "late"))
+    assert NetSet(early, race, late).nets == (early, race, late)
+    for nets in ((early, race), (Net.initial("short", 8, phase="contact"), race, late), (early, race, race),
+                 (late, race, early)):
+        with pytest.raises(InvalidArgumentError, match="early, race and late"):
+            NetSet(*nets)
 
 
 def test_training_expert_and_race_nets_is_seeded() -> None:

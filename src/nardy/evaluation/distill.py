@@ -49,8 +49,8 @@ from ..files import check_writable
 from ..play.env import VectorEnv
 from ..play.threads import map_in_order
 from ..rules import Rules
-from .net import PHASES, Net, contact, default_net, evaluate_boards, finished_rows, home_rows, lookahead, raw_equity, \
-    swap_sides
+from .net import PHASES, Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, phase_rows, \
+    raw_equity, swap_sides
 from .rollout import rollout_boards
 from .training import Adam, check_run_files, gradients, net_of, one_blas_thread, params_of, run_reported
 
@@ -67,13 +67,22 @@ def judged_by_net(boards: Boards, rules: Rules) -> npt.NDArray[np.bool_]:
 
 
 def in_phase(boards: Boards, rules: Rules, phase: str) -> npt.NDArray[np.bool_]:
-    """Rows of `phase`: "any" (all), "contact" or "race" (`net.contact`)."""
+    """Rows (side on roll) of `phase`: "any" (all), "contact", "race", "early" or "late"
+    (`net.phase_rows`)."""
     if phase not in PHASES:
         raise InvalidArgumentError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
     if phase == "any":
         return np.ones(len(boards), np.bool_)
-    touching = contact(boards, rules.variant)
-    return touching if phase == "contact" else ~touching
+    which = phase_rows(boards, rules.variant)
+    found: npt.NDArray[np.bool_] = {"contact": which != 1, "race": which == 1, "early": which == 0,
+                                    "late": which == 2}[phase]
+    return found
+
+
+def labelled_phase(phase: str) -> str:
+    """The phase whose positions are labelled for a net of `phase`: "contact" for "early" and
+    "late" (one file of labels serves both), else the phase itself."""
+    return "contact" if phase in ("early", "late") else phase
 
 
 def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float = 0.05, parallel: int = 256,
@@ -189,9 +198,22 @@ def rolled_out(boards: Boards, rules: Rules, teacher: Net, trials: int, horizon:
 def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
              threads: int = 1, trials: int = 0, horizon: int | None = None, phase: str = "any",
              progress: Progress | None = None) -> tuple[Boards, Floats]:
-    """The labelled positions (of `phase`), by the teacher's `ply` lookahead, or with `trials`
-    its rollouts cut after `horizon` plies: read from `path` when it exists (made by the same
-    settings and teacher weights), else made and, with a path, written there."""
+    """The labelled positions of `phase`, by the teacher's `ply` lookahead, or with `trials`
+    its rollouts cut after `horizon` plies: `count` positions of `labelled_phase(phase)` read
+    from `path` when it exists (made by the same settings and teacher weights), else made and,
+    with a path, written there; then those of `phase` among them."""
+    made = labelled_phase(phase)
+    boards, targets = _labelled(path, rules, teacher, count, ply, seed=seed, explore=explore, threads=threads,
+                                trials=trials, horizon=horizon, phase=made, progress=progress)
+    if made == phase:
+        return boards, targets
+    kept = in_phase(boards, rules, phase)
+    return boards[kept], targets[kept]
+
+
+def _labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
+              threads: int, trials: int, horizon: int | None, phase: str,
+              progress: Progress | None) -> tuple[Boards, Floats]:
     weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
                                                                                    teacher.b2)))
     settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed,
@@ -344,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_reported("nardy.evaluation.distill", shown, body)
 
 
-__all__ = ["fit", "in_phase", "judged_by_net", "label", "labelled", "main", "rolled_out", "self_play"]
+__all__ = ["fit", "in_phase", "judged_by_net", "label", "labelled", "labelled_phase", "main", "rolled_out", "self_play"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

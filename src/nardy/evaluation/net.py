@@ -63,7 +63,8 @@ FORMAT_VERSION = 2        # 2: the header names the net's inputs and phase (vers
 UNITS = 198
 EXPERT_UNITS = 28         # the expert inputs (docs/evaluator-inputs.md) that follow the 198 with inputs="expert"
 INPUTS = {"td198": UNITS, "expert": UNITS + EXPERT_UNITS}   # input set -> rows of w1
-PHASES = ("any", "contact", "race")
+PHASES = ("any", "contact", "race", "early", "late")   # a net's phase (`NetSet`)
+LATE_PIPS = {Variant.SHORT: 125, Variant.LONG: 205}   # "late": contact, the side not on roll at most this many pips
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]        # the 21 rolls, larger die second
 ROLL_WEIGHTS = np.array([1 if a == b else 2 for a, b in ROLLS], np.float64) / 36
@@ -80,7 +81,7 @@ class Net:
 
     `inputs`: "td198" (TD-Gammon's 198 units, `nardy.play.env.encode`) or "expert" (those and the 28
     expert inputs of docs/evaluator-inputs.md, 226 rows of w1). `phase`: the positions the net
-    was trained for, "any", "contact" or "race" (see `NetSet`)."""
+    was trained for, "any", "contact", "race", "early" or "late" (see `NetSet`)."""
 
     variant: Variant
     w1: npt.NDArray[np.float32]
@@ -270,22 +271,34 @@ class Net:
 
 @dataclass(frozen=True, eq=False)
 class NetSet:
-    """A net per phase: `contact` judges the boards where a checker of either side has still to
-    pass one of the other's (expert input 27), `race` the others. The contact net's phase is
-    "contact" or "any", the race net's "race"; both of one variant. Used wherever a `Net` is."""
+    """A net per phase: `race` judges the races, `contact` the boards where a checker of either
+    side has still to pass one of the other's (expert input 27); with `late`, those of them where
+    the side not on roll has at most `LATE_PIPS` pips go to `late` instead (the phases "early"
+    and "late": every play of one roll leaves the mover's pips alike but for a hit in short
+    nardy, so the plays of a roll are almost always judged by one net). The contact net's phase
+    is "contact" or "any", or with `late` "early"; the race net's "race", the late net's "late";
+    all of one variant. Used wherever a `Net` is."""
 
     contact: Net
     race: Net
+    late: Net | None = None
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.contact, Net) and isinstance(self.race, Net)):
-            raise InvalidArgumentError(f"a NetSet holds two nardy.evaluation.net.Net, got "
-                                       f"{quoted(self.contact)} and {quoted(self.race)}")
-        if self.contact.variant is not self.race.variant:
+        nets = self.nets
+        if not all(isinstance(net, Net) for net in nets):
+            raise InvalidArgumentError(f"a NetSet holds two or three nardy.evaluation.net.Net, got "
+                                       f"{', '.join(quoted(net) for net in nets)}")
+        if any(net.variant is not self.contact.variant for net in nets):
             raise InvalidArgumentError("a NetSet's nets judge one variant")
-        if self.contact.phase not in ("contact", "any") or self.race.phase != "race":
-            raise InvalidArgumentError(f"a NetSet's contact net has phase 'contact' or 'any', its race net 'race'; "
-                                       f"got {self.contact.phase!r} and {self.race.phase!r}")
+        phases = tuple(net.phase for net in nets)
+        if not (phases in (("contact", "race"), ("any", "race"), ("early", "race", "late"))):
+            raise InvalidArgumentError(f"a NetSet's nets have the phases contact (or any) and race, or early, race and "
+                                       f"late; got {', '.join(map(repr, phases))}")
+
+    @property
+    def nets(self) -> tuple[Net, ...]:
+        """The nets, in the order of the constructor: contact, race[, late]."""
+        return (self.contact, self.race) if self.late is None else (self.contact, self.race, self.late)
 
     @property
     def variant(self) -> Variant:
@@ -293,26 +306,30 @@ class NetSet:
 
     @property
     def meta(self) -> dict[str, Any]:
-        return {"contact": self.contact.meta, "race": self.race.meta}
+        meta = {"contact": self.contact.meta, "race": self.race.meta}
+        if self.late is not None:
+            meta["late"] = self.late.meta
+        return meta
 
     @classmethod
-    def load(cls, contact: str | Path, race: str | Path) -> NetSet:
-        """The two nets of `Net.load`."""
-        return cls(Net.load(contact), Net.load(race))
+    def load(cls, contact: str | Path, race: str | Path, late: str | Path | None = None) -> NetSet:
+        """The nets of `Net.load`."""
+        return cls(Net.load(contact), Net.load(race), None if late is None else Net.load(late))
 
     def forward(self, boards: Any, *, after: bool = False) -> npt.NDArray[np.float32]:
-        """`Net.forward`, each board by the net of its phase (in one pass of the core when the two
+        """`Net.forward`, each board by the net of its phase (in one pass of the core when the
         nets have one hidden size)."""
         rows = batch.as_boards(boards)
         out = np.empty((len(rows), len(OUTPUTS)), np.float32)
-        if self.contact.hidden == self.race.hidden:
-            compiled.forward(rows, self.variant is Variant.SHORT, after, out,
-                             (self.contact._weights(), self.race._weights()))
+        nets = self.nets
+        if len({net.hidden for net in nets}) == 1:
+            compiled.forward(rows, self.variant is Variant.SHORT, after, out, tuple(net._weights() for net in nets),
+                             LATE_PIPS[self.variant])
             return out
-        touching = contact(rows, self.variant)
-        for net, which in ((self.contact, touching), (self.race, ~touching)):
-            if which.any():
-                out[which] = net.forward(rows[which], after=after)
+        which = phase_rows(rows, self.variant, after=after, late=self.late is not None)
+        for k, net in enumerate(nets):
+            if (which == k).any():
+                out[which == k] = net.forward(rows[which == k], after=after)
         return out
 
 
@@ -321,6 +338,19 @@ def contact(boards: Any, variant: Variant | str) -> npt.NDArray[np.bool_]:
     (the other boards are races: a `NetSet` judges them by its race net)."""
     rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
     return compiled.features(rows, Variant.parse(variant) is Variant.SHORT, False)[:, EXPERT_UNITS - 1] > 0
+
+
+def phase_rows(boards: Any, variant: Variant | str, *, after: bool = False, late: bool = True) -> npt.NDArray[np.int8]:
+    """Each board's net in a `NetSet` (int8): 0 contact (early), 1 race, 2 late (with `late`:
+    contact where the side not on roll, the positive side of an afterstate (`after`), has at
+    most `LATE_PIPS` pips)."""
+    rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
+    variant = Variant.parse(variant)
+    which = np.where(contact(rows, variant), 0, 1).astype(np.int8)
+    if late:
+        resting = batch.pips(rows, variant)[:, 0 if after else 1]
+        which[(which == 0) & (resting <= LATE_PIPS[variant])] = 2
+    return which
 
 
 # a net file (`Net.save`): an uncompressed or deflated zip of five .npy members, nothing else
@@ -448,11 +478,13 @@ def default_net(variant: Variant | str) -> Net:
 
 def default_judge(variant: Variant | str) -> Net | NetSet:
     """What judges a variant's positions when no net is given: the shipped net, or, where a race
-    net ships beside it (nets/VARIANT-race.npz), the two as a `NetSet`."""
+    net ships beside it (nets/VARIANT-race.npz, and a late net, nets/VARIANT-late.npz), the nets
+    as a `NetSet`."""
     variant = Variant.parse(variant)
     if variant not in _JUDGES:
-        race = _shipped(f"{variant.value}-race")
-        _JUDGES.setdefault(variant, default_net(variant) if race is None else NetSet(default_net(variant), race))
+        race, late = _shipped(f"{variant.value}-race"), _shipped(f"{variant.value}-late")
+        judge = default_net(variant) if race is None else NetSet(default_net(variant), race, late)
+        _JUDGES.setdefault(variant, judge)
     return _JUDGES[variant]
 
 
@@ -760,4 +792,4 @@ def lookahead(afterstates: npt.NDArray[np.int8], rules: Rules, net: Net | NetSet
     return out
 
 
-__all__ = ["Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "best_move", "default_judge", "default_net", "equity", "evaluate", "net_move", "rank"]
+__all__ = ["LATE_PIPS", "Net", "NetPolicy", "NetSet", "Ranking", "contact", "OUTPUTS", "phase_rows", "best_move", "default_judge", "default_net", "equity", "evaluate", "net_move", "rank"]
