@@ -21,7 +21,8 @@ The positions come from the teacher's greedy 0-ply self-play, a random play at a
 `--explore` of the moves (the dice alone explore too little); positions the net never judges
 (games over, the bear-off table's) are left out; with `--phase race` (or `contact`) only the
 positions of that phase are kept and the student becomes a net of that phase, one of a
-`nardy.evaluation.net.NetSet`. A share `--holdout` is kept aside and its loss
+`nardy.evaluation.net.NetSet` (`--phase early` or `late`: the contact positions are labelled, as
+for `contact`, and those of the phase fitted, so one `--data` file serves both). A share `--holdout` is kept aside and its loss
 reported after every epoch (a line of `--log`). `--data FILE` keeps the labelled positions, made
 once: a later command with the same file fits again without labelling. The net is written after
 every epoch, its meta holding this command and, under "previous", the commands that made the
@@ -262,7 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="widen the start net to HIDDEN units first (each unit copied, seeded noise; "
                              "`Net.widened`)")
     parser.add_argument("--phase", choices=PHASES, default="any",
-                        help="label and fit only positions of this phase (the net's phase: one of a NetSet; default any)")
+                        help="label and fit only positions of this phase (the net's phase: one of a NetSet; early and "
+                             "late label contact positions and fit their share; default any)")
     parser.add_argument("--explore", type=float, default=0.05, help="share of random plays in the self-play (default 0.05)")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the positions (default 4)")
     parser.add_argument("--lr", type=float, default=3e-4, help="Adam's step size (default 3e-4)")
