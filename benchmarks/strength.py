@@ -12,7 +12,8 @@ game counts, so luck cancels. Prints points per game for the net with its standa
 (over game pairs). pubeval and gnubg come from the `gnubg-nn` wheel
 (short nardy only); greedy plays the fewest pips left, random a uniform play, net the 0-ply play
 of `--against` (default: the shipped net). `--race NET` pairs the net with a race net (a
-`nardy.evaluation.net.NetSet`; `--against-race` the same for the opponent). `--ply N` plays nardy's side
+`nardy.evaluation.net.NetSet`; `--late NET` adds a late contact net, `--net` then the early one;
+`--against-race` and `--against-late` the same for the opponent). `--ply N` plays nardy's side
 with `rank(..., ply=N)` (the lookahead of analysis) instead of its batched 0-ply choice.
 """
 
@@ -97,10 +98,13 @@ def duplicate(rules: Rules, me, opponent, games: int, seed: int) -> dict[str, fl
             "wins": wins / (2 * games)}
 
 
-def load(path: Path | None, race: Path | None, variant: str) -> Net | NetSet:
-    """A net file (default: the shipped judge, `default_judge`), paired with a race net if one is given."""
+def load(path: Path | None, race: Path | None, variant: str, late: Path | None = None) -> Net | NetSet:
+    """A net file (default: the shipped judge, `default_judge`), paired with a race net if one is
+    given (and a late contact net: a `NetSet` of three)."""
     if race:
-        return NetSet(Net.load(path) if path else default_net(variant), Net.load(race))
+        return NetSet(Net.load(path) if path else default_net(variant), Net.load(race), Net.load(late) if late else None)
+    if late:
+        raise SystemExit("--late goes with --race (a NetSet of three)")
     return Net.load(path) if path else default_judge(variant)
 
 
@@ -112,7 +116,9 @@ def main() -> int:
     parser.add_argument("--net", type=Path, help="a net file (default: the shipped net)")
     parser.add_argument("--race", type=Path, help="a race net to judge the races beside --net")
     parser.add_argument("--against", type=Path, help="--opponent net: its net file (default: the shipped net)")
+    parser.add_argument("--late", type=Path, help="with --race: a late contact net beside them (--net early)")
     parser.add_argument("--against-race", type=Path, help="--opponent net: a race net beside --against")
+    parser.add_argument("--against-late", type=Path, help="--opponent net: a late contact net beside them")
     parser.add_argument("--ply", type=int, default=0, choices=[0, 1, 2], help="nardy's lookahead (default 0)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -120,9 +126,9 @@ def main() -> int:
     rules = Rules(args.variant)
     if args.opponent in ("pubeval", "gnubg") and args.variant != "short":
         parser.error(f"{args.opponent} plays short nardy only")
-    net = load(args.net, args.race, args.variant)
+    net = load(args.net, args.race, args.variant, args.late)
     if args.opponent == "net":
-        opponent = batched(net_chooser(load(args.against, args.against_race, args.variant), rules))
+        opponent = batched(net_chooser(load(args.against, args.against_race, args.variant, args.against_late), rules))
     elif args.opponent in ("greedy", "random"):
         opponent = batched({"greedy": greedy_chooser, "random": random_chooser}[args.opponent])
     else:
@@ -132,7 +138,7 @@ def main() -> int:
     result = duplicate(rules, me, opponent, max(args.games // 2, 2), args.seed)
     name = args.net.name if args.net else "the shipped judge" if not args.race else "the shipped net"
     if args.race:
-        name += f" with race net {args.race.name}"
+        name += f" with race net {args.race.name}" + (f" and late net {args.late.name}" if args.late else "")
     print(f"{args.variant} nardy, {name} at {args.ply} ply vs {args.opponent}: "
           f"{result['ppg']:+.3f} +- {result['se']:.3f} points per game over {result['games']} games, "
           f"{result['wins']:.1%} won (duplicate dice, {time.perf_counter() - began:.0f} s)")
