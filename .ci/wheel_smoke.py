@@ -16,9 +16,10 @@ assert "site-packages" in site.parts, f"nardy imported from {site}, not from the
 assert nardy.BACKEND == "cython", nardy.BACKEND
 assert list(site.glob("_core*.so")), "the wheel has no compiled core"
 shipped = sorted(p.name for p in (site / "evaluation" / "nets").glob("*.npz"))
-assert shipped == ["long-race.npz", "long.npz", "short-race.npz", "short.npz"], f"the shipped nets: {shipped}"
+assert shipped == ["long-late.npz", "long-race.npz", "long.npz", "short-late.npz", "short-race.npz", "short.npz"], f"the shipped nets: {shipped}"
 from nardy.evaluation.net import NetSet, default_judge  # noqa: E402
-assert all(isinstance(default_judge(v), NetSet) for v in ("long", "short")), "the judge is not the shipped pair"
+assert all(isinstance(default_judge(v), NetSet) and default_judge(v).late is not None for v in ("long", "short")), \
+    "the judge is not the shipped three"
 
 start = Position.start("short")
 moves = start.legal_moves((6, 5))

@@ -10,7 +10,7 @@ import pytest
 
 from nardy import InvalidArgumentError, Rules, batch
 from nardy.evaluation import distill
-from nardy.evaluation.net import ROLLS, Net, contact, default_net, evaluate_boards, raw_equity, swap_sides
+from nardy.evaluation.net import ROLLS, Net, contact, default_judge, default_net, evaluate_boards, raw_equity, swap_sides
 
 
 @pytest.fixture(scope="module", params=["short", "long"])
@@ -107,8 +107,12 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     argv = ["long", "--positions", "60", "--epochs", "2", "--out", str(out), "--log", str(log)]
     assert distill.main(argv) == 0
     net = Net.load(out)
+    judge = default_judge("long")   # the teacher; its contact net the start, the others' commands under "teacher"
+    others = [f"{role}: {c}" for role, other in (("race", judge.race), ("late", judge.late)) if other is not None
+              for c in other.meta.get("previous", []) + [other.meta["command"]]]
     assert net.meta == {"command": "python -m nardy.evaluation.distill " + " ".join(argv), "epochs": 2,
-                        "previous": default_net("long").meta.get("previous", []) + [default_net("long").meta["command"]]}
+                        "previous": default_net("long").meta.get("previous", []) + [default_net("long").meta["command"]],
+                        **({"teacher": others} if others else {})}
     again = ["long", "--positions", "60", "--start", str(out), "--out", str(tmp_path / "m.npz")]
     assert distill.main(again) == 0
     assert Net.load(tmp_path / "m.npz").meta["previous"] == net.meta["previous"] + [net.meta["command"]]
@@ -120,7 +124,9 @@ def test_a_tiny_run_writes_a_net_with_its_command_and_a_log(tmp_path, capsys):
     assert distill.main(fresh) == 0
     made, shipped = Net.load(tmp_path / "f.npz"), default_net("short")
     assert made.hidden == 16 and made.inputs == shipped.inputs and made.meta["previous"] == []
-    assert made.meta["teacher"] == shipped.meta["previous"] + [shipped.meta["command"]]   # who labelled
+    judge = default_judge("short")   # who labelled: each net of the shipped judge
+    assert made.meta["teacher"] == [f"{role}: {c}" for role, other in zip(("contact", "race", "late"), judge.nets)
+                                    for c in other.meta.get("previous", []) + [other.meta["command"]]]
     wide = ["short", "--positions", "20", "--widen", "256", "--epochs", "1", "--out", str(tmp_path / "w.npz")]
     assert distill.main(wide) == 0
     widened = Net.load(tmp_path / "w.npz")
@@ -217,7 +223,7 @@ def test_a_phase_keeps_only_its_positions_and_makes_a_net_of_it(tmp_path, phase)
 def test_early_and_late_nets_fit_their_share_of_one_file_of_contact_labels(tmp_path):
     from test_features import played_boards
 
-    rules, teacher, path = Rules("short"), default_net("short"), tmp_path / "d.npz"
+    rules, teacher, path = Rules("short"), default_judge("short"), tmp_path / "d.npz"   # (the CLI's teacher)
     distill.labelled(path, rules, teacher, 30, 1, seed=3, explore=0.05, phase="early")
     with np.load(path) as data:
         settings = json.loads(str(data["settings"]))

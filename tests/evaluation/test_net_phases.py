@@ -175,15 +175,22 @@ def test_the_default_judge_is_the_shipped_net_with_its_race_net(variant: str, mo
     from nardy.evaluation import net as net_module
 
     judge = net_module.default_judge(variant)
-    if (resources.files("nardy.evaluation") / "nets" / f"{variant}-race.npz").is_file():
+    nets = resources.files("nardy.evaluation") / "nets"
+    if (nets / f"{variant}-race.npz").is_file():
         assert isinstance(judge, NetSet) and judge.contact is net_module.default_net(variant)
         assert judge.race.phase == "race"
+        if (nets / f"{variant}-late.npz").is_file():
+            assert judge.late is not None and (judge.contact.phase, judge.late.phase) == ("early", "late")
     else:
         assert judge is net_module.default_net(variant)
     assert net_module.net_for(None, Rules(variant)) is judge
-    # a race net shipped beside the net: positions are judged by the pair when no net is given
-    race = Net.initial(variant, net_module.default_net(variant).hidden, seed=7, inputs="expert", phase="race")
+    # a race net shipped beside a contact net: positions are judged by the pair when no net is given
+    hidden = net_module.default_net(variant).hidden
+    contact_net = Net.initial(variant, hidden, seed=6, inputs="expert", phase="contact")
+    race = Net.initial(variant, hidden, seed=7, inputs="expert", phase="race")
+    monkeypatch.setitem(net_module._NETS, variant, contact_net)
     monkeypatch.setitem(net_module._NETS, f"{variant}-race", race)
+    monkeypatch.setitem(net_module._NETS, f"{variant}-late", None)
     monkeypatch.setattr(net_module, "_JUDGES", {})
     pair = net_module.default_judge(variant)
     assert isinstance(pair, NetSet) and pair.race is race and pair.contact is net_module.default_net(variant)
@@ -191,3 +198,12 @@ def test_the_default_judge_is_the_shipped_net_with_its_race_net(variant: str, mo
     assert np.array_equal(evaluate(rows, variant), evaluate(rows, variant, net=pair))
     p = Position.start(variant)
     assert [m for m, _, _ in net_module.rank(p, (6, 5))] == [m for m, _, _ in net_module.rank(p, (6, 5), net=pair)]
+    # and a late net beside them: the three
+    early = Net.initial(variant, hidden, seed=8, inputs="expert", phase="early")
+    late = Net.initial(variant, hidden, seed=9, inputs="expert", phase="late")
+    monkeypatch.setitem(net_module._NETS, variant, early)
+    monkeypatch.setitem(net_module._NETS, f"{variant}-late", late)
+    monkeypatch.setattr(net_module, "_JUDGES", {})
+    three = net_module.default_judge(variant)
+    assert isinstance(three, NetSet) and three.nets == (early, race, late)
+    assert np.array_equal(evaluate(rows, variant), evaluate(rows, variant, net=three))

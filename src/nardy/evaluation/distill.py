@@ -5,10 +5,10 @@
     python -m nardy.evaluation.distill short --positions 1000000 --phase race --out short-race.npz
 
 TD self-play (`nardy.evaluation.training`) fits a net to the net's own later values, so its 0-ply
-errors become its targets and it stalls. Here a teacher net (the shipped net, `default_net`,
-unless `--teacher`) labels positions with its probabilities `--ply` rolls ahead
+errors become its targets and it stalls. Here a teacher (the shipped judge, `default_judge`: a
+net per phase, unless `--teacher` names a net) labels positions with its probabilities `--ply` rolls ahead
 (`net.lookahead`: each of the other side's 21 rolls answered by its best play, exact where the
-game is over or the bear-off table answers), and a student (the teacher's copy unless
+game is over or the bear-off table answers), and a student (a copy of the teacher's net of the phase unless
 `--start`, or an untrained net of `--hidden` units; `--widen HIDDEN` makes the start wider
 first, `Net.widened`) takes Adam steps on the cross-entropy of its five outputs against those
 labels: the 0-ply net learns what its search knows, at 0-ply's cost. With `--rollouts TRIALS` the labels
@@ -50,7 +50,7 @@ from ..files import check_writable
 from ..play.env import VectorEnv
 from ..play.threads import map_in_order
 from ..rules import Rules
-from .net import PHASES, Net, default_net, evaluate_boards, finished_rows, home_rows, lookahead, phase_rows, \
+from .net import PHASES, Net, NetSet, default_judge, evaluate_boards, finished_rows, home_rows, lookahead, phase_rows, \
     raw_equity, swap_sides
 from .rollout import rollout_boards
 from .training import Adam, check_run_files, gradients, net_of, one_blas_thread, params_of, run_reported
@@ -80,13 +80,23 @@ def in_phase(boards: Boards, rules: Rules, phase: str) -> npt.NDArray[np.bool_]:
     return found
 
 
+def net_of_phase(teacher: Net | NetSet, phase: str) -> Net:
+    """The net a student of `phase` starts from: the teacher, or of a set its net of that phase
+    (its contact net for "any" and "contact", for "late" where it has no late net)."""
+    if isinstance(teacher, Net):
+        return teacher
+    if phase == "race":
+        return teacher.race
+    return teacher.late if phase == "late" and teacher.late is not None else teacher.contact
+
+
 def labelled_phase(phase: str) -> str:
     """The phase whose positions are labelled for a net of `phase`: "contact" for "early" and
     "late" (one file of labels serves both), else the phase itself."""
     return "contact" if phase in ("early", "late") else phase
 
 
-def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float = 0.05, parallel: int = 256,
+def self_play(rules: Rules, net: Net | NetSet, count: int, *, seed: int, explore: float = 0.05, parallel: int = 256,
               phase: str = "any", progress: Progress | None = None) -> Boards:
     """`count` positions (side on roll) of the net's greedy self-play, a random play at a share
     `explore` of the moves, only those `judged_by_net` and of `phase`, in the order they were met."""
@@ -108,7 +118,7 @@ def self_play(rules: Rules, net: Net, count: int, *, seed: int, explore: float =
     return np.concatenate(found)[:count]
 
 
-def label(boards: Boards, rules: Rules, teacher: Net, ply: int, *, chunk: int = 1024, threads: int = 1,
+def label(boards: Boards, rules: Rules, teacher: Net | NetSet, ply: int, *, chunk: int = 1024, threads: int = 1,
           progress: Progress | None = None) -> Floats:
     """The teacher's probabilities of each position (side on roll) `ply` (>= 1) rolls ahead,
     chunks of `chunk` positions on `threads` threads (the same answer for any number)."""
@@ -184,7 +194,7 @@ def held_out_loss(net: Net, boards: Boards, targets: Floats) -> float:
     return total / len(boards)
 
 
-def rolled_out(boards: Boards, rules: Rules, teacher: Net, trials: int, horizon: int | None, *, seed: int,
+def rolled_out(boards: Boards, rules: Rules, teacher: Net | NetSet, trials: int, horizon: int | None, *, seed: int,
                threads: int = 1, progress: Progress | None = None) -> Floats:
     """Each position's (side on roll) mean outcome over `trials` games of the teacher's 0-ply
     play, cut after `horizon` plies (None: played out), on `threads` threads (the same answer)."""
@@ -196,7 +206,7 @@ def rolled_out(boards: Boards, rules: Rules, teacher: Net, trials: int, horizon:
                           progress=games_done)
 
 
-def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
+def labelled(path: Path | None, rules: Rules, teacher: Net | NetSet, count: int, ply: int, *, seed: int, explore: float,
              threads: int = 1, trials: int = 0, horizon: int | None = None, phase: str = "any",
              progress: Progress | None = None) -> tuple[Boards, Floats]:
     """The labelled positions of `phase`, by the teacher's `ply` lookahead, or with `trials`
@@ -212,11 +222,12 @@ def labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int
     return boards[kept], targets[kept]
 
 
-def _labelled(path: Path | None, rules: Rules, teacher: Net, count: int, ply: int, *, seed: int, explore: float,
+def _labelled(path: Path | None, rules: Rules, teacher: Net | NetSet, count: int, ply: int, *, seed: int, explore: float,
               threads: int, trials: int, horizon: int | None, phase: str,
               progress: Progress | None) -> tuple[Boards, Floats]:
-    weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for a in (teacher.w1, teacher.b1, teacher.w2,
-                                                                                   teacher.b2)))
+    nets = teacher.nets if isinstance(teacher, NetSet) else (teacher,)
+    weights = hashlib.sha256(b"".join(np.ascontiguousarray(a).tobytes() for net in nets
+                                      for a in (net.w1, net.b1, net.w2, net.b2)))
     settings: dict[str, Any] = {"variant": rules.variant.value, "positions": count, "ply": ply, "seed": seed,
                                 "explore": explore, "teacher": weights.hexdigest()}
     if trials:
@@ -256,8 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="label by TRIALS games of the teacher's play instead")
     parser.add_argument("--horizon", type=int,
                         help="with --rollouts: plies before the teacher judges (default 10; 0: none)")
-    parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped net, without its race net)")
-    parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher)")
+    parser.add_argument("--teacher", type=Path, help="the labelling net (default: the shipped judge, a net per phase)")
+    parser.add_argument("--start", type=Path, help="the net to fit (default: the teacher, or its net of --phase)")
     parser.add_argument("--hidden", type=int, help="fit an untrained net of this many hidden units instead (seeded)")
     parser.add_argument("--widen", type=int, metavar="HIDDEN",
                         help="widen the start net to HIDDEN units first (each unit copied, seeded noise; "
@@ -282,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python -m nardy.evaluation.distill " + " ".join(sys.argv[1:] if argv is None else argv)
     shown = [0.0]
     lineage: list[str] = []   # the commands that made the start net, oldest first
-    taught_by: list[str] = []  # the commands that made the teacher, when it is not the start
+    taught_by: list[str] = []  # the commands that made the teacher, when it is not the start (a set: each other net's)
 
     terminal, last = sys.stderr.isatty(), [0.0]
 
@@ -340,11 +351,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_run_files(args)
         if args.data and not args.data.exists():
             check_writable(args.data)
-        teacher = Net.load(args.teacher) if args.teacher else default_net(rules.variant)
+        teacher = Net.load(args.teacher) if args.teacher else default_judge(rules.variant)
+        own = net_of_phase(teacher, args.phase)
         if args.hidden is not None:
-            start = Net.initial(rules.variant, args.hidden, seed=args.seed, inputs=teacher.inputs)
+            start = Net.initial(rules.variant, args.hidden, seed=args.seed, inputs=own.inputs)
         else:
-            start = Net.load(args.start) if args.start else teacher
+            start = Net.load(args.start) if args.start else own
             if args.widen is not None:
                 start = start.widened(args.widen, seed=args.seed, noise=WIDEN_NOISE)
         if start.phase != args.phase:
@@ -357,7 +369,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return list(net.meta.get("previous", [])) + [net.meta.get("command", "(no command)")]
 
         lineage[:] = [] if args.hidden is not None else commands(start)
-        if start is not teacher:
+        copied = args.start is None and args.hidden is None   # the start is the teacher's own net (or it widened)
+        if isinstance(teacher, NetSet):
+            roles = ("contact", "race", "late")
+            taught_by[:] = [f"{role}: {command}" for role, net in zip(roles, teacher.nets)
+                            if not (copied and net is own) for command in commands(net)]
+        elif not copied:
             taught_by[:] = commands(teacher)
         boards, targets = labelled(args.data, rules, teacher, args.positions, args.ply or 0, seed=args.seed,
                                    explore=args.explore, threads=args.threads, trials=args.rollouts or 0,
@@ -368,7 +385,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_reported("nardy.evaluation.distill", shown, body)
 
 
-__all__ = ["fit", "in_phase", "judged_by_net", "label", "labelled", "labelled_phase", "main", "rolled_out", "self_play"]
+__all__ = ["fit", "in_phase", "judged_by_net", "label", "labelled", "labelled_phase", "main", "net_of_phase", "rolled_out", "self_play"]
 
 if __name__ == "__main__":
     raise SystemExit(main())
