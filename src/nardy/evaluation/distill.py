@@ -74,7 +74,7 @@ def in_phase(boards: Boards, rules: Rules, phase: str) -> npt.NDArray[np.bool_]:
         raise InvalidArgumentError(f"a phase is one of {', '.join(PHASES)}, got {phase!r}")
     if phase == "any":
         return np.ones(len(boards), np.bool_)
-    which = phase_rows(boards, rules.variant)
+    which = phase_rows(boards, rules.variant, late=phase in ("early", "late"))
     found: npt.NDArray[np.bool_] = {"contact": which != 1, "race": which == 1, "early": which == 0,
                                     "late": which == 2}[phase]
     return found
@@ -371,8 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lineage[:] = [] if args.hidden is not None else commands(start)
         copied = args.start is None and args.hidden is None   # the start is the teacher's own net (or it widened)
         if isinstance(teacher, NetSet):
-            roles = ("contact", "race", "late")
-            taught_by[:] = [f"{role}: {command}" for role, net in zip(roles, teacher.nets)
+            taught_by[:] = [f"{role}: {command}" for role, net in zip(NetSet.ROLES, teacher.nets)
                             if not (copied and net is own) for command in commands(net)]
         elif not copied:
             taught_by[:] = commands(teacher)

@@ -62,6 +62,7 @@ FORMAT = "nardy-net"
 FORMAT_VERSION = 2        # 2: the header names the net's inputs and phase (version 1: "td198", "any")
 UNITS = 198
 EXPERT_UNITS = 28         # the expert inputs (docs/evaluator-inputs.md) that follow the 198 with inputs="expert"
+THEIR_PIPS = 13           # the expert input of the side not on roll's pips / 100 (the first of its 13)
 INPUTS = {"td198": UNITS, "expert": UNITS + EXPERT_UNITS}   # input set -> rows of w1
 PHASES = ("any", "contact", "race", "early", "late")   # a net's phase (`NetSet`)
 LATE_PIPS = {Variant.SHORT: 125, Variant.LONG: 205}   # "late": contact, the side not on roll at most this many pips
@@ -282,6 +283,7 @@ class NetSet:
     contact: Net
     race: Net
     late: Net | None = None
+    ROLES = ("contact", "race", "late")   # (a class constant: the fields' names, in the order of `nets`)
 
     def __post_init__(self) -> None:
         nets = self.nets
@@ -306,10 +308,7 @@ class NetSet:
 
     @property
     def meta(self) -> dict[str, Any]:
-        meta = {"contact": self.contact.meta, "race": self.race.meta}
-        if self.late is not None:
-            meta["late"] = self.late.meta
-        return meta
+        return {role: net.meta for role, net in zip(self.ROLES, self.nets)}
 
     @classmethod
     def load(cls, contact: str | Path, race: str | Path, late: str | Path | None = None) -> NetSet:
@@ -341,14 +340,16 @@ def contact(boards: Any, variant: Variant | str) -> npt.NDArray[np.bool_]:
 
 
 def phase_rows(boards: Any, variant: Variant | str, *, after: bool = False, late: bool = True) -> npt.NDArray[np.int8]:
-    """Each board's net in a `NetSet` (int8): 0 contact (early), 1 race, 2 late (with `late`:
-    contact where the side not on roll, the positive side of an afterstate (`after`), has at
-    most `LATE_PIPS` pips)."""
+    """Each board's net in a `NetSet`, its index in `NetSet.nets` (int8): 0 contact (early), 1
+    race, 2 late (with `late`: contact where the side not on roll, the positive side of an
+    afterstate (`after`), has at most `LATE_PIPS` pips). Read off the expert inputs the core
+    decides by: the contact input and the other side's pip count."""
     rows = np.ascontiguousarray(batch.as_boards(boards), np.int8)
     variant = Variant.parse(variant)
-    which = np.where(contact(rows, variant), 0, 1).astype(np.int8)
+    x = compiled.features(rows, variant is Variant.SHORT, after)
+    which = np.where(x[:, EXPERT_UNITS - 1] > 0, 0, 1).astype(np.int8)
     if late:
-        resting = batch.pips(rows, variant)[:, 0 if after else 1]
+        resting = np.rint(x[:, THEIR_PIPS] * 100)
         which[(which == 0) & (resting <= LATE_PIPS[variant])] = 2
     return which
 
